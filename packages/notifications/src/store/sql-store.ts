@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { NotificationsError } from '../errors.js';
+import type { NotificationAction, NotificationIcon, NotificationResource } from '../resource.js';
+import { quoteIdentifier } from '../sql/identifier.js';
+import { migrate } from '../sql/migrations.js';
+import type { SqlClient } from '../sql/sql-client.js';
+import type { ListQuery, ListResult, MarkReadResult, NewNotification, NotificationStore } from './notification-store.js';
+
+export interface SqlStoreOptions {
+  client: SqlClient;
+  /** Postgres schema holding the tables; created if missing. Default `public`. */
+  schema?: string;
+  /** Apply pending migrations before the store is returned. Default true. */
+  migrate?: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True when `id` can be a notification id; anything else is simply "not found". */
+export function isNotificationId(id: string): boolean {
+  return UUID.test(id);
+}
+
+interface Row {
+  id: string;
+  type: string;
+  title: string;
+  message: string | null;
+  action_url: string | null;
+  icon: string | null;
+  icon_class: string | null;
+  actions: unknown;
+  data: unknown;
+  read_at: Date | string | null;
+  created_at: Date | string;
+}
+
+const COLUMNS = 'id, type, title, message, action_url, icon, icon_class, actions, data, read_at, created_at';
+
+function iso(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+function json<T>(value: unknown, fallback: T): T {
+  if (typeof value === 'string') return JSON.parse(value) as T;
+  return (value ?? fallback) as T;
+}
+
+function toResource(row: Row): NotificationResource {
+  return {
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    message: row.message,
+    action_url: row.action_url,
+    icon: row.icon as NotificationIcon | null,
+    icon_class: row.icon_class,
+    actions: json<NotificationAction[]>(row.actions, []),
+    data: json<Record<string, unknown>>(row.data, {}),
+    read_at: row.read_at === null ? null : iso(row.read_at),
+    created_at: iso(row.created_at),
+  };
+}
+
+/** The one SQL implementation of NotificationStore, shared by the PGlite and PostgreSQL drivers. */
+export async function createSqlStore(options: SqlStoreOptions): Promise<NotificationStore> {
+  const { client } = options;
+  const schema = quoteIdentifier(options.schema ?? 'public', 'schema');
+  const table = `${schema}.notifications`;
+  if (options.migrate !== false) await migrate(client, schema);
+
+  let closed = false;
+  const open = (): void => {
+    if (closed) throw new NotificationsError('STORE_CLOSED', 'The notification store was closed');
+  };
+
+  const unreadCount = async (userId: string): Promise<number> => {
+    open();
+    const rows = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE user_id = $1 AND read_at IS NULL`, [userId]);
+    return rows[0]?.n ?? 0;
+  };
+
+  return {
+    async create(input: NewNotification) {
+      open();
+      const id = input.id ?? randomUUID();
+      if (!isNotificationId(id)) throw new NotificationsError('INVALID_NOTIFICATION', `Notification id must be a UUID; got ${JSON.stringify(id)}`);
+      const rows = await client.query<Row>(
+        `INSERT INTO ${table} (id, user_id, type, title, message, action_url, icon, icon_class, actions, data)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb) RETURNING ${COLUMNS}`,
+        [
+          id,
+          input.userId,
+          input.type,
+          input.title,
+          input.message,
+          input.action_url,
+          input.icon,
+          input.icon_class,
+          JSON.stringify(input.actions),
+          JSON.stringify(input.data),
+        ],
+      );
+      return toResource(rows[0] as Row);
+    },
+
+    async list(userId: string, query: ListQuery): Promise<ListResult> {
+      open();
+      const where = ['user_id = $1'];
+      const params: unknown[] = [userId];
+      if (query.status === 'read') where.push('read_at IS NOT NULL');
+      if (query.status === 'unread') where.push('read_at IS NULL');
+      if (query.type !== undefined) {
+        params.push(query.type);
+        where.push(`type = $${params.length}`);
+      }
+      const filter = where.join(' AND ');
+      const [countRows, rows] = await Promise.all([
+        client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${filter}`, params),
+        client.query<Row>(
+          `SELECT ${COLUMNS} FROM ${table} WHERE ${filter} ORDER BY created_at DESC, seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+          [...params, query.limit, (query.page - 1) * query.limit],
+        ),
+      ]);
+      return { items: rows.map(toResource), total: countRows[0]?.n ?? 0 };
+    },
+
+    async get(userId, id) {
+      open();
+      if (!isNotificationId(id)) return null;
+      const rows = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE user_id = $1 AND id = $2`, [userId, id]);
+      return rows[0] ? toResource(rows[0]) : null;
+    },
+
+    async markRead(userId, id): Promise<MarkReadResult | null> {
+      open();
+      if (!isNotificationId(id)) return null;
+      const updated = await client.query<Row>(
+        `UPDATE ${table} SET read_at = now() WHERE user_id = $1 AND id = $2 AND read_at IS NULL RETURNING ${COLUMNS}`,
+        [userId, id],
+      );
+      if (updated[0]) return { notification: toResource(updated[0]), changed: true };
+      const existing = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE user_id = $1 AND id = $2`, [userId, id]);
+      return existing[0] ? { notification: toResource(existing[0]), changed: false } : null;
+    },
+
+    async markAllRead(userId) {
+      open();
+      const rows = await client.query<{ id: string }>(`UPDATE ${table} SET read_at = now() WHERE user_id = $1 AND read_at IS NULL RETURNING id`, [userId]);
+      return rows.length;
+    },
+
+    async delete(userId, id) {
+      open();
+      if (!isNotificationId(id)) return false;
+      const rows = await client.query<{ id: string }>(`DELETE FROM ${table} WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
+      return rows.length > 0;
+    },
+
+    async deleteAll(userId) {
+      open();
+      const rows = await client.query<{ id: string }>(`DELETE FROM ${table} WHERE user_id = $1 RETURNING id`, [userId]);
+      return rows.length;
+    },
+
+    unreadCount,
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NormalizedContent } from '../content-schema.js';
+import type { NewNotification, NotificationStore } from './notification-store.js';
+
+/** Content with every field defaulted, for tests. */
+export function content(overrides: Partial<NormalizedContent> = {}): NormalizedContent {
+  return {
+    type: 'comment',
+    title: 'New comment',
+    message: null,
+    action_url: null,
+    icon: null,
+    icon_class: null,
+    actions: [],
+    data: {},
+    ...overrides,
+  };
+}
+
+/** A schema name no other test run will use, so parallel runs never clash. */
+export function uniqueSchema(prefix: string): string {
+  return `notif_${prefix}_${process.pid}_${randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * The behaviour every NotificationStore must have. Runs against PGlite always and against
+ * PostgreSQL when DATABASE_URL is set.
+ */
+export function runStoreConformance(name: string, open: () => Promise<NotificationStore>, teardown: () => Promise<void> = async () => {}): void {
+  describe(`NotificationStore conformance: ${name}`, () => {
+    let store: NotificationStore;
+    const add = (userId: string, c: Partial<NewNotification> = {}) => store.create({ ...content(), userId, ...c });
+
+    beforeAll(async () => {
+      store = await open();
+    });
+    afterAll(async () => {
+      await store?.close();
+      await teardown();
+    });
+
+    it('creates a notification and returns the wire shape with a UUID id and ISO timestamps', async () => {
+      const n = await add('create-u', {
+        title: 'Hello',
+        message: 'World',
+        action_url: '/posts/1',
+        icon: 'post',
+        icon_class: 'fa fa-x',
+        actions: [{ name: 'open', label: 'Open', url: '/posts/1', type: 'info' }],
+        data: { post: 1, nested: { ok: true } },
+      });
+      expect(n.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(n).toMatchObject({
+        type: 'comment',
+        title: 'Hello',
+        message: 'World',
+        action_url: '/posts/1',
+        icon: 'post',
+        icon_class: 'fa fa-x',
+        actions: [{ name: 'open', label: 'Open', url: '/posts/1', type: 'info' }],
+        data: { post: 1, nested: { ok: true } },
+        read_at: null,
+      });
+      expect(new Date(n.created_at).toISOString()).toBe(n.created_at);
+      expect(await store.get('create-u', n.id)).toEqual(n);
+    });
+
+    it('keeps a caller-chosen UUID id', async () => {
+      const id = randomUUID();
+      const n = await add('id-u', { id });
+      expect(n.id).toBe(id);
+    });
+
+    it('lists newest first with page/limit and counts the total over all pages', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await add('list-u', { title: `n${i}` })).id);
+      const first = await store.list('list-u', { page: 1, limit: 2, status: 'all' });
+      expect(first.total).toBe(5);
+      expect(first.items.map((n) => n.title)).toEqual(['n4', 'n3']);
+      const last = await store.list('list-u', { page: 3, limit: 2, status: 'all' });
+      expect(last.items.map((n) => n.title)).toEqual(['n0']);
+      const beyond = await store.list('list-u', { page: 9, limit: 2, status: 'all' });
+      expect(beyond).toEqual({ items: [], total: 5 });
+    });
+
+    it('filters by read status and type', async () => {
+      const a = await add('filter-u', { type: 'a' });
+      await add('filter-u', { type: 'b' });
+      await add('filter-u', { type: 'a' });
+      await store.markRead('filter-u', a.id);
+      expect((await store.list('filter-u', { page: 1, limit: 10, status: 'read' })).items.map((n) => n.id)).toEqual([a.id]);
+      expect((await store.list('filter-u', { page: 1, limit: 10, status: 'unread' })).total).toBe(2);
+      expect((await store.list('filter-u', { page: 1, limit: 10, status: 'all', type: 'a' })).total).toBe(2);
+      expect((await store.list('filter-u', { page: 1, limit: 10, status: 'unread', type: 'a' })).total).toBe(1);
+    });
+
+    it("never returns, marks or deletes another user's notification", async () => {
+      const mine = await add('owner');
+      expect(await store.get('intruder', mine.id)).toBeNull();
+      expect(await store.markRead('intruder', mine.id)).toBeNull();
+      expect(await store.delete('intruder', mine.id)).toBe(false);
+      expect(await store.markAllRead('intruder')).toBe(0);
+      expect(await store.deleteAll('intruder')).toBe(0);
+      expect(await store.get('owner', mine.id)).toMatchObject({ id: mine.id, read_at: null });
+    });
+
+    it('treats a malformed id as not found instead of raising a database error', async () => {
+      expect(await store.get('u', 'not-a-uuid')).toBeNull();
+      expect(await store.markRead('u', "1' OR '1'='1")).toBeNull();
+      expect(await store.delete('u', '')).toBe(false);
+    });
+
+    it('marks one read idempotently and reports whether it changed', async () => {
+      const n = await add('read-u');
+      const first = await store.markRead('read-u', n.id);
+      expect(first?.changed).toBe(true);
+      expect(first?.notification.read_at).not.toBeNull();
+      const second = await store.markRead('read-u', n.id);
+      expect(second?.changed).toBe(false);
+      expect(second?.notification.read_at).toBe(first?.notification.read_at);
+      expect(await store.unreadCount('read-u')).toBe(0);
+    });
+
+    it('marks all read and counts only those that were unread', async () => {
+      const a = await add('all-u');
+      await add('all-u');
+      await add('all-u');
+      await store.markRead('all-u', a.id);
+      expect(await store.unreadCount('all-u')).toBe(2);
+      expect(await store.markAllRead('all-u')).toBe(2);
+      expect(await store.unreadCount('all-u')).toBe(0);
+      expect(await store.markAllRead('all-u')).toBe(0);
+    });
+
+    it('deletes one and deletes all for the user only', async () => {
+      const a = await add('del-u');
+      await add('del-u');
+      const other = await add('del-other');
+      expect(await store.delete('del-u', a.id)).toBe(true);
+      expect(await store.delete('del-u', a.id)).toBe(false);
+      expect(await store.deleteAll('del-u')).toBe(1);
+      expect((await store.list('del-u', { page: 1, limit: 10, status: 'all' })).total).toBe(0);
+      expect(await store.get('del-other', other.id)).not.toBeNull();
+    });
+
+    it('stores text with quotes and unicode verbatim (parameterised queries)', async () => {
+      const title = `Robert'); DROP TABLE notifications;-- ☃ "x"`;
+      const n = await add('sql-u', { title, data: { s: "it's" } });
+      expect((await store.get('sql-u', n.id))?.title).toBe(title);
+      expect((await store.get('sql-u', n.id))?.data).toEqual({ s: "it's" });
+    });
+  });
+}
