@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+  external: ['vitest'],
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

@@ -1,0 +1,79 @@
+import { RealtimeError } from './errors.js';
+
+/** One application (tenant) of the server, with every limit resolved. */
+export interface App {
+  readonly id: string;
+  readonly key: string;
+  readonly secret: string;
+  readonly name: string;
+  /** Concurrent connections allowed across the cluster. */
+  readonly maxConnections: number;
+  readonly enableClientMessages: boolean;
+  readonly enableStatistics: boolean;
+  readonly enableDebug: boolean;
+  /** Origins allowed to open WebSockets; `['*']` allows all. Entries may use `*.` host wildcards. */
+  readonly allowedOrigins: readonly string[];
+  /** Seconds of client silence after which the server pings; also sent to clients in the handshake. */
+  readonly activityTimeout: number;
+  /** Seconds the server waits for a pong after its ping before closing with 4201. */
+  readonly pingInterval: number;
+  /** Largest event `data` in bytes, for client events and the HTTP API. */
+  readonly maxMessageSize: number;
+  readonly maxChannelNameLength: number;
+  readonly maxEventNameLength: number;
+  readonly maxPresenceMembers: number;
+  /** Largest presence `user_info`, in bytes of its JSON. */
+  readonly maxPresenceUserInfoSize: number;
+  readonly maxUserIdLength: number;
+  readonly maxClientEventsPerSecond: number;
+  readonly maxChannelsPerEvent: number;
+  readonly maxBatchSize: number;
+  /** Seconds a cache channel keeps its last event. */
+  readonly cacheTtl: number;
+}
+
+export type AppOptions = Pick<App, 'id' | 'key' | 'secret'> & Partial<Omit<App, 'id' | 'key' | 'secret'>>;
+
+/** Pusher's documented limits, used when an app does not set its own. */
+export const appDefaults: Omit<App, 'id' | 'key' | 'secret' | 'name'> = {
+  maxConnections: 100,
+  enableClientMessages: true,
+  enableStatistics: true,
+  enableDebug: false,
+  allowedOrigins: ['*'],
+  activityTimeout: 30,
+  pingInterval: 60,
+  maxMessageSize: 10_000,
+  maxChannelNameLength: 164,
+  maxEventNameLength: 200,
+  maxPresenceMembers: 100,
+  maxPresenceUserInfoSize: 1_000,
+  maxUserIdLength: 128,
+  maxClientEventsPerSecond: 10,
+  maxChannelsPerEvent: 100,
+  maxBatchSize: 10,
+  cacheTtl: 1_800,
+};
+
+const positiveIntegerKeys = [
+  'maxConnections', 'activityTimeout', 'pingInterval', 'maxMessageSize', 'maxChannelNameLength',
+  'maxEventNameLength', 'maxPresenceMembers', 'maxPresenceUserInfoSize', 'maxUserIdLength',
+  'maxClientEventsPerSecond', 'maxChannelsPerEvent', 'maxBatchSize', 'cacheTtl',
+] as const;
+
+/** Fills in defaults and checks invariants; throws `RealtimeError('INVALID_OPTION')` naming the key. */
+export function createApp(options: AppOptions): App {
+  for (const key of ['id', 'key', 'secret'] as const) {
+    if (typeof options[key] !== 'string' || options[key] === '') {
+      throw new RealtimeError('INVALID_OPTION', `app.${key} must be a non-empty string`);
+    }
+  }
+  const app: App = { ...appDefaults, name: options.id, ...options };
+  for (const key of positiveIntegerKeys) {
+    const value = app[key];
+    if (!Number.isInteger(value) || value <= 0) {
+      throw new RealtimeError('INVALID_OPTION', `app "${app.id}": ${key} must be a positive integer, got ${String(value)}`);
+    }
+  }
+  return Object.freeze({ ...app, allowedOrigins: Object.freeze([...app.allowedOrigins]) });
+}

@@ -1,0 +1,48 @@
+import { channelType } from './channel-name.js';
+import { ErrorCode } from './close-codes.js';
+import type { Connection } from './connection.js';
+import { channelEventFrame, errorFrame, type InboundFrame } from './frames.js';
+import type { RealtimeServer } from './realtime-server.js';
+
+function reject(connection: Connection, message: string): void {
+  connection.socket.send(errorFrame(ErrorCode.ClientEventRejected, message));
+}
+
+/**
+ * A `client-*` event: relayed to the channel's other subscribers, on this
+ * node and others, only from a member of a private or presence channel, with
+ * `user_id` added on presence channels. Never echoed to the sender.
+ */
+export function handleClientEvent(server: RealtimeServer, connection: Connection, frame: InboundFrame): void {
+  const { app } = connection;
+  if (!app.enableClientMessages) return reject(connection, 'Client events are disabled for this app.');
+  const { channel } = frame;
+  if (typeof channel !== 'string') return reject(connection, 'A client event needs a channel.');
+  const type = channelType(channel);
+  if (type !== 'private' && type !== 'presence') {
+    return reject(connection, 'Client events are only allowed on private and presence channels.');
+  }
+  const membership = connection.channels.get(channel);
+  if (!membership?.active) return reject(connection, `Subscribe to ${channel} before sending client events to it.`);
+  if (frame.event.length > app.maxEventNameLength) {
+    return reject(connection, `Event name is longer than ${app.maxEventNameLength} characters.`);
+  }
+
+  // Fixed one-second window: two numbers on the connection, no limiter objects to leak.
+  const second = Math.floor(server.now / 1000);
+  if (connection.clientEventWindow !== second) {
+    connection.clientEventWindow = second;
+    connection.clientEventCount = 0;
+  }
+  if (++connection.clientEventCount > app.maxClientEventsPerSecond) {
+    return reject(connection, `Rate limit exceeded: at most ${app.maxClientEventsPerSecond} client events per second.`);
+  }
+
+  const encodedData = JSON.stringify(frame.data ?? null);
+  if (Buffer.byteLength(encodedData) > app.maxMessageSize) {
+    return reject(connection, `Event data is larger than ${app.maxMessageSize} bytes.`);
+  }
+  const userId = type === 'presence' ? membership.presenceUserId : undefined;
+  server.broadcast(app, channel, channelEventFrame(frame.event, channel, encodedData, userId), frame.event, connection.socketId);
+  server.events.emit('client.event', { app, channel, event: frame.event, data: frame.data, socketId: connection.socketId, userId });
+}

@@ -1,0 +1,137 @@
+import type { App } from './app.js';
+import { channelNameProblem, channelType, eventNameProblem, isCacheChannel } from './channel-name.js';
+import { RealtimeError } from './errors.js';
+import { channelEventFrame } from './frames.js';
+import type { RealtimeServer } from './realtime-server.js';
+
+/** An event for the HTTP API's trigger and batch endpoints. */
+export interface TriggerEvent {
+  name: string;
+  /** The event data; Pusher SDKs send a string, which clients receive as is. */
+  data: unknown;
+  channels: readonly string[];
+  /** Exclude this socket from delivery (the sender's own socket). */
+  socketId?: string | undefined;
+  /** Attributes to report per channel: `subscription_count`, `user_count`. */
+  info?: readonly string[] | undefined;
+}
+
+export interface ChannelAttributes {
+  occupied?: boolean;
+  subscription_count?: number;
+  user_count?: number;
+  cache?: { data: string; ttl: number };
+}
+
+const socketIdPattern = /^\d+\.\d+$/;
+const knownInfo = new Set(['subscription_count', 'user_count', 'cache']);
+
+/** Throws `RealtimeError` for anything Pusher's limits forbid; returns the JSON-encoded data. */
+export function validateTriggerEvent(app: App, event: TriggerEvent): string {
+  const nameProblem = eventNameProblem(event.name, app);
+  if (nameProblem) throw new RealtimeError('INVALID_EVENT_NAME', nameProblem);
+  if (event.channels.length === 0) throw new RealtimeError('INVALID_CHANNEL', 'at least one channel is required');
+  if (event.channels.length > app.maxChannelsPerEvent) {
+    throw new RealtimeError('TOO_MANY_CHANNELS', `an event may go to at most ${app.maxChannelsPerEvent} channels`);
+  }
+  for (const channel of event.channels) {
+    const problem = channelNameProblem(channel, app);
+    if (problem) throw new RealtimeError('INVALID_CHANNEL', `${JSON.stringify(channel)}: ${problem}`);
+  }
+  if (event.socketId !== undefined && !socketIdPattern.test(event.socketId)) {
+    throw new RealtimeError('INVALID_SOCKET_ID', 'socket_id must look like 1234.5678');
+  }
+  const dataBytes = typeof event.data === 'string' ? Buffer.byteLength(event.data) : Buffer.byteLength(JSON.stringify(event.data ?? null));
+  if (dataBytes > app.maxMessageSize) {
+    throw new RealtimeError('PAYLOAD_TOO_LARGE', `event data is ${dataBytes} bytes; the limit is ${app.maxMessageSize}`);
+  }
+  for (const attribute of event.info ?? []) {
+    if (!knownInfo.has(attribute)) throw new RealtimeError('INVALID_ARGUMENT', `unknown info attribute ${JSON.stringify(attribute)}`);
+  }
+  return JSON.stringify(event.data ?? null);
+}
+
+/**
+ * Publishes an event to its channels on every node. The data is encoded once;
+ * each channel's frame differs only by its `channel` field.
+ */
+export async function trigger(server: RealtimeServer, app: App, event: TriggerEvent): Promise<Record<string, ChannelAttributes> | undefined> {
+  const encodedData = validateTriggerEvent(app, event);
+  const caching: Promise<void>[] = [];
+  for (const channel of event.channels) {
+    const frame = channelEventFrame(event.name, channel, encodedData);
+    server.broadcast(app, channel, frame, event.name, event.socketId);
+    if (isCacheChannel(channel)) caching.push(server.scaler.storeCachedEvent(app.id, channel, frame, app.cacheTtl));
+  }
+  await Promise.all(caching);
+  if (!event.info?.length) return undefined;
+  const result: Record<string, ChannelAttributes> = {};
+  for (const channel of event.channels) result[channel] = await channelAttributes(server, app, channel, event.info, false);
+  return result;
+}
+
+/** `GET /channels/{name}`-style attributes; `user_count` only for presence channels. */
+export async function channelAttributes(
+  server: RealtimeServer,
+  app: App,
+  channel: string,
+  info: readonly string[],
+  withOccupied = true,
+): Promise<ChannelAttributes> {
+  const problem = channelNameProblem(channel, app);
+  if (problem) throw new RealtimeError('INVALID_CHANNEL', problem);
+  const isPresence = channelType(channel) === 'presence';
+  if (info.includes('user_count') && !isPresence) {
+    throw new RealtimeError('NOT_A_PRESENCE_CHANNEL', 'user_count is only available for presence channels');
+  }
+  const subscriptionCount = await server.scaler.subscriptionCount(app.id, channel);
+  const attributes: ChannelAttributes = {};
+  if (withOccupied) attributes.occupied = subscriptionCount > 0;
+  if (info.includes('subscription_count')) attributes.subscription_count = subscriptionCount;
+  if (info.includes('user_count')) attributes.user_count = await server.scaler.userCount(app.id, channel);
+  if (info.includes('cache') && isCacheChannel(channel)) {
+    const cached = await server.scaler.cachedEvent(app.id, channel);
+    if (cached) attributes.cache = { data: (JSON.parse(cached.frame) as { data: string }).data, ttl: cached.ttl };
+  }
+  return attributes;
+}
+
+/** Occupied channels, optionally filtered by prefix, with the requested attributes. */
+export async function listChannels(
+  server: RealtimeServer,
+  app: App,
+  options: { prefix?: string | undefined; info?: readonly string[] | undefined },
+): Promise<Record<string, ChannelAttributes>> {
+  const info = options.info ?? [];
+  if (info.includes('user_count') && !options.prefix?.startsWith('presence-')) {
+    throw new RealtimeError('NOT_A_PRESENCE_CHANNEL', 'info=user_count needs filter_by_prefix=presence-');
+  }
+  const channels = await server.scaler.channels(app.id);
+  const result: Record<string, ChannelAttributes> = {};
+  for (const [channel, count] of channels) {
+    if (count === 0 || (options.prefix && !channel.startsWith(options.prefix))) continue;
+    const attributes: ChannelAttributes = {};
+    if (info.includes('subscription_count')) attributes.subscription_count = count;
+    if (info.includes('user_count')) attributes.user_count = await server.scaler.userCount(app.id, channel);
+    result[channel] = attributes;
+  }
+  return result;
+}
+
+/** The users of a presence channel. */
+export async function presenceUsers(server: RealtimeServer, app: App, channel: string): Promise<{ id: string }[]> {
+  const problem = channelNameProblem(channel, app);
+  if (problem) throw new RealtimeError('INVALID_CHANNEL', problem);
+  if (channelType(channel) !== 'presence') throw new RealtimeError('NOT_A_PRESENCE_CHANNEL', 'users are only listed for presence channels');
+  const members = await server.scaler.presenceMembers(app.id, channel);
+  return members.map((member) => ({ id: member.userId }));
+}
+
+/** Closes every connection of a user, on every node. */
+export function terminateUserConnections(server: RealtimeServer, app: App, userId: string): void {
+  if (userId === '' || userId.length > app.maxUserIdLength) {
+    throw new RealtimeError('INVALID_ARGUMENT', `user id must be 1 to ${app.maxUserIdLength} characters`);
+  }
+  server.terminateLocalUser(app.id, userId);
+  server.scaler.publish({ type: 'terminate-user', appId: app.id, userId });
+}

@@ -1,0 +1,367 @@
+import { randomInt } from 'node:crypto';
+import type { App } from './app.js';
+import type { AppProvider } from './app-provider.js';
+import { handleClientEvent } from './client-event.js';
+import {
+  channelAttributes,
+  listChannels,
+  presenceUsers,
+  terminateUserConnections,
+  trigger,
+  type ChannelAttributes,
+  type TriggerEvent,
+} from './http-operations.js';
+import { serverToUserPrefix } from './channel-name.js';
+import { ErrorCode } from './close-codes.js';
+import { Connection } from './connection.js';
+import { connectionEstablishedFrame, errorFrame, parseInboundFrame, pingFrame, pongFrame } from './frames.js';
+import { silentLoggerFactory, type Logger, type LoggerFactory } from './logger.js';
+import { originAllowed } from './origin.js';
+import { createLocalScaler } from './local-scaler.js';
+import type { ClusterMessage, Scaler } from './scaler.js';
+import { ServerEvents } from './server-events.js';
+import { handleSignin } from './signin.js';
+import { handleSubscribe, handleUnsubscribe, leaveChannel } from './subscribe.js';
+import type { ConnectionRequest, Publisher, Socket } from './transport.js';
+
+export interface RealtimeServerOptions {
+  apps: AppProvider;
+  /** Cluster state and bus; defaults to the in-memory single-node scaler. */
+  scaler?: Scaler;
+  logger?: LoggerFactory;
+  /** How often idle connections are checked, in ms. */
+  sweepIntervalMs?: number;
+  /** The protocol version we speak; a client asking for another is refused with 4007. */
+  protocolVersion?: number;
+}
+
+const nullPublisher: Publisher = { publish() {} };
+
+/**
+ * The Pusher protocol engine. A transport feeds it sockets and frames
+ * (`open`, `message`, `close`); the HTTP API calls its operations; a scaler
+ * makes it a cluster. It knows nothing of uWebSockets.js, hono or Redis.
+ */
+export class RealtimeServer {
+  readonly apps: AppProvider;
+  readonly scaler: Scaler;
+  readonly events = new ServerEvents();
+  /** @internal */ readonly log: { connection: Logger; channel: Logger; handler: Logger; server: Logger };
+  /** @internal */ publisher: Publisher = nullPublisher;
+  /** @internal Local connections by socket id. */
+  readonly connections = new Map<string, Connection>();
+  /** @internal Local subscribers per `appId\0channel` topic. */
+  readonly localSubscribers = new Map<string, Set<Connection>>();
+  /** @internal Coarse clock in ms, refreshed by the sweep. */
+  now = Date.now();
+
+  readonly #sweepIntervalMs: number;
+  readonly #protocolVersion: string;
+  readonly #socketIdPrefix = String(randomInt(1, 2_000_000_000));
+  #socketCounter = 0;
+  #sweepTimer: ReturnType<typeof setInterval> | undefined;
+  #draining = false;
+  readonly #pendingCleanups = new Set<Promise<void>>();
+
+  constructor(options: RealtimeServerOptions) {
+    this.apps = options.apps;
+    this.scaler = options.scaler ?? createLocalScaler();
+    const logger = options.logger ?? silentLoggerFactory;
+    this.log = {
+      connection: logger('socket.connection'),
+      channel: logger('socket.channel'),
+      handler: logger('socket.handler'),
+      server: logger('socket.server'),
+    };
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? 1_000;
+    this.#protocolVersion = String(options.protocolVersion ?? 7);
+    this.events.onListenerError = (error, event) =>
+      this.log.server.error({ err: error, event }, 'a server event listener threw');
+  }
+
+  /** Connects the engine to its transport's server-wide publisher. */
+  attach(publisher: Publisher): void {
+    this.publisher = publisher;
+  }
+
+  async start(): Promise<void> {
+    await this.scaler.start((message) => this.#onClusterMessage(message));
+    this.#sweepTimer = setInterval(() => this.#sweep(), this.#sweepIntervalMs);
+    this.#sweepTimer.unref?.();
+  }
+
+  /** True while shutting down: new connections are refused with 4200. */
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /**
+   * Tells every client to reconnect elsewhere (`pusher:error` and close 4200),
+   * then releases cluster state. New connections are refused from now on.
+   */
+  async stop(reason = 'Server is restarting, please reconnect.'): Promise<void> {
+    this.#draining = true;
+    if (this.#sweepTimer) clearInterval(this.#sweepTimer);
+    for (const connection of [...this.connections.values()]) {
+      this.refuse(connection.socket, ErrorCode.ReconnectNow, reason);
+    }
+    // Transports report closes synchronously or soon after; give them a moment, then release cluster state.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const connection of [...this.connections.values()]) this.close(connection);
+    await Promise.all(this.#pendingCleanups);
+    await this.scaler.close();
+  }
+
+  /** Resolves the app of `/app/{key}`; the transport calls it during the upgrade. */
+  findApp(key: string): App | undefined | Promise<App | undefined> {
+    return this.apps.findByKey(key);
+  }
+
+  /**
+   * A new socket for `app` (undefined when the key was unknown). Returns the
+   * connection the transport keeps for this socket, or undefined if refused.
+   */
+  open(socket: Socket, app: App | undefined, request: ConnectionRequest): Connection | undefined {
+    if (this.#draining) return this.#refuseOpen(socket, app, ErrorCode.ReconnectNow, 'Server is shutting down, please reconnect.');
+    if (!app) return this.#refuseOpen(socket, app, ErrorCode.AppNotFound, `App key ${request.appKey} does not exist.`);
+    if (request.protocol !== undefined && request.protocol !== this.#protocolVersion) {
+      return this.#refuseOpen(socket, app, ErrorCode.UnsupportedProtocol, `Unsupported protocol version ${request.protocol}; this server speaks ${this.#protocolVersion}.`);
+    }
+    if (!originAllowed(app.allowedOrigins, request.origin)) {
+      return this.#refuseOpen(socket, app, ErrorCode.Unauthorized, 'Origin not allowed.');
+    }
+
+    const connection = new Connection(`${this.#socketIdPrefix}.${++this.#socketCounter}`, app, socket, this.now);
+    this.connections.set(connection.socketId, connection);
+    void this.scaler.addConnection(app.id, connection.socketId).then(
+      (count) => this.#established(connection, count),
+      (error: unknown) => {
+        this.log.connection.error({ err: error, app: app.id }, 'could not register the connection');
+        this.refuse(socket, ErrorCode.ReconnectNow, 'Server error, please reconnect.');
+      },
+    );
+    return connection;
+  }
+
+  #established(connection: Connection, count: number): void {
+    if (connection.state === 'closed') return;
+    const { app } = connection;
+    if (count > app.maxConnections) {
+      this.refuse(connection.socket, ErrorCode.OverConnectionQuota, 'Application is over connection quota.');
+      return;
+    }
+    connection.state = 'open';
+    connection.socket.send(connectionEstablishedFrame(connection.socketId, app.activityTimeout));
+    this.log.connection.debug({ app: app.id, socketId: connection.socketId }, 'connection established');
+    this.events.emit('connection.opened', { connection });
+  }
+
+  #refuseOpen(socket: Socket, app: App | undefined, code: number, reason: string): undefined {
+    this.events.emit('connection.refused', { app, code, reason });
+    this.refuse(socket, code, reason);
+    return undefined;
+  }
+
+  /** @internal Sends `pusher:error` then closes with the same code. */
+  refuse(socket: Socket, code: number, reason: string): void {
+    socket.send(errorFrame(code, reason));
+    socket.close(code, reason);
+  }
+
+  /** A text frame from the client. */
+  message(connection: Connection, text: string): void {
+    if (connection.state !== 'open') return;
+    connection.lastSeen = this.now;
+    connection.pingSentAt = 0;
+    const frame = parseInboundFrame(text);
+    this.events.emit('message.received', { connection, bytes: text.length, event: frame?.event ?? '' });
+    if (!frame) {
+      connection.socket.send(errorFrame(ErrorCode.ReconnectNow, 'Invalid message format: expected a JSON object with a string "event".'));
+      return;
+    }
+    switch (frame.event) {
+      case 'pusher:ping':
+        connection.socket.send(pongFrame);
+        return;
+      case 'pusher:pong':
+        return;
+      case 'pusher:subscribe':
+        void handleSubscribe(this, connection, frame.data).catch((error: unknown) => this.#handlerFailed(connection, error));
+        return;
+      case 'pusher:unsubscribe':
+        void handleUnsubscribe(this, connection, frame.data).catch((error: unknown) => this.#handlerFailed(connection, error));
+        return;
+      case 'pusher:signin':
+        handleSignin(this, connection, frame.data);
+        return;
+    }
+    if (frame.event.startsWith('client-')) {
+      handleClientEvent(this, connection, frame);
+    } else if (frame.event.startsWith('pusher:') || frame.event.startsWith('pusher_internal:')) {
+      connection.socket.send(errorFrame(ErrorCode.ReconnectNow, `Unsupported event ${frame.event}.`));
+    } else {
+      connection.socket.send(errorFrame(ErrorCode.ClientEventRejected, 'Client event names must start with "client-".'));
+    }
+  }
+
+  #handlerFailed(connection: Connection, error: unknown): void {
+    this.log.handler.error({ err: error, app: connection.app.id, socketId: connection.socketId }, 'handling a frame failed');
+    if (connection.state === 'open') connection.socket.send(errorFrame(null, 'Server error while handling the message.'));
+  }
+
+  /** The socket is gone (the transport must not use it any more). */
+  close(connection: Connection): void {
+    if (connection.state === 'closed') return;
+    const wasOpen = connection.state === 'open';
+    connection.state = 'closed';
+    this.connections.delete(connection.socketId);
+    const { app } = connection;
+    if (connection.userId !== undefined) this.removeLocalSubscriber(this.topic(app, serverToUserPrefix + connection.userId), connection);
+    const cleanup = async () => {
+      for (const [channel, membership] of connection.channels) await leaveChannel(this, connection, channel, membership);
+      connection.channels.clear();
+      await this.scaler.removeConnection(app.id, connection.socketId);
+    };
+    const pending = cleanup()
+      .catch((error: unknown) =>
+        this.log.connection.error({ err: error, app: app.id, socketId: connection.socketId }, 'cleanup after close failed'),
+      )
+      .finally(() => this.#pendingCleanups.delete(pending));
+    this.#pendingCleanups.add(pending);
+    if (wasOpen) this.events.emit('connection.closed', { connection });
+  }
+
+  /** @internal */
+  addLocalSubscriber(topic: string, connection: Connection): void {
+    let subscribers = this.localSubscribers.get(topic);
+    if (!subscribers) this.localSubscribers.set(topic, (subscribers = new Set()));
+    subscribers.add(connection);
+    connection.socket.subscribe(topic);
+  }
+
+  /** @internal */
+  removeLocalSubscriber(topic: string, connection: Connection): void {
+    const subscribers = this.localSubscribers.get(topic);
+    if (subscribers) {
+      subscribers.delete(connection);
+      if (subscribers.size === 0) this.localSubscribers.delete(topic);
+    }
+    if (connection.state === 'open') connection.socket.unsubscribe(topic);
+  }
+
+  /** @internal The fan-out topic of a channel. */
+  topic(app: App, channel: string): string {
+    return `${app.id}\u0000${channel}`;
+  }
+
+  /**
+   * @internal Delivers a frame to this node's subscribers of a channel,
+   * skipping `exceptSocketId` when it is one of them.
+   */
+  publishLocal(app: App, channel: string, frame: string, event: string, exceptSocketId?: string): void {
+    const topic = this.topic(app, channel);
+    const subscribers = this.localSubscribers.get(topic);
+    if (!subscribers) return;
+    const excluded = exceptSocketId === undefined ? undefined : this.connections.get(exceptSocketId);
+    if (excluded && excluded.app === app && subscribers.has(excluded)) {
+      excluded.socket.publishExceptSelf(topic, frame);
+    } else {
+      this.publisher.publish(topic, frame);
+    }
+    if (this.events.has('message.sent')) {
+      const recipients = subscribers.size - (excluded && subscribers.has(excluded) ? 1 : 0);
+      this.events.emit('message.sent', { app, channel, event, recipients, bytes: frame.length * recipients });
+    }
+  }
+
+  /** @internal Local delivery plus the cluster bus. */
+  broadcast(app: App, channel: string, frame: string, event: string, exceptSocketId?: string): void {
+    this.publishLocal(app, channel, frame, event, exceptSocketId);
+    this.scaler.publish(
+      exceptSocketId === undefined
+        ? { type: 'broadcast', appId: app.id, channel, frame }
+        : { type: 'broadcast', appId: app.id, channel, frame, exceptSocketId },
+    );
+  }
+
+  /** @internal Closes this node's sockets of a user (signed in, or in presence channels). */
+  terminateLocalUser(appId: string, userId: string): number {
+    let closed = 0;
+    for (const connection of [...this.connections.values()]) {
+      if (connection.app.id !== appId || connection.state === 'closed') continue;
+      const matches =
+        connection.userId === userId ||
+        [...connection.channels.values()].some((membership) => membership.presenceUserId === userId);
+      if (!matches) continue;
+      this.refuse(connection.socket, ErrorCode.Unauthorized, 'You got disconnected by the app.');
+      closed++;
+    }
+    return closed;
+  }
+
+  #onClusterMessage(message: ClusterMessage): void {
+    switch (message.type) {
+      case 'broadcast': {
+        const deliver = (app: App | undefined) => {
+          if (app) this.publishLocal(app, message.channel, message.frame, '', message.exceptSocketId);
+        };
+        const found = this.apps.findById(message.appId);
+        if (found instanceof Promise) void found.then(deliver);
+        else deliver(found);
+        return;
+      }
+      case 'terminate-user':
+        this.terminateLocalUser(message.appId, message.userId);
+        return;
+      case 'restart':
+        return;
+    }
+  }
+
+  /** Publishes an event (HTTP API trigger); resolves to the requested `info` per channel. */
+  trigger(app: App, event: TriggerEvent): Promise<Record<string, ChannelAttributes> | undefined> {
+    return trigger(this, app, event);
+  }
+
+  /** Attributes of one channel: `occupied` plus the requested `info`. */
+  channel(app: App, channel: string, info: readonly string[] = []): Promise<ChannelAttributes> {
+    return channelAttributes(this, app, channel, info);
+  }
+
+  /** Occupied channels, optionally filtered by prefix. */
+  channels(app: App, options: { prefix?: string | undefined; info?: readonly string[] | undefined } = {}): Promise<Record<string, ChannelAttributes>> {
+    return listChannels(this, app, options);
+  }
+
+  /** The users of a presence channel. */
+  users(app: App, channel: string): Promise<{ id: string }[]> {
+    return presenceUsers(this, app, channel);
+  }
+
+  /** Closes every connection of a user across the cluster. */
+  terminateUserConnections(app: App, userId: string): void {
+    terminateUserConnections(this, app, userId);
+  }
+
+  /** Connections of an app across the cluster. */
+  connectionCount(app: App): Promise<number> {
+    return this.scaler.connectionCount(app.id);
+  }
+
+  /** Pings connections that were silent for `activity_timeout`; closes those that stay silent with 4201. */
+  #sweep(): void {
+    const now = (this.now = Date.now());
+    for (const connection of this.connections.values()) {
+      if (connection.state !== 'open') continue;
+      const { app } = connection;
+      if (connection.pingSentAt === 0) {
+        if (now - connection.lastSeen >= app.activityTimeout * 1000) {
+          connection.pingSentAt = now;
+          connection.socket.send(pingFrame);
+        }
+      } else if (now - connection.pingSentAt >= app.pingInterval * 1000) {
+        this.refuse(connection.socket, ErrorCode.PongTimeout, 'Pong reply not received in time.');
+      }
+    }
+  }
+}

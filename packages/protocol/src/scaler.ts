@@ -1,0 +1,65 @@
+/**
+ * The scaler owns everything that must be true across the cluster: which
+ * sockets exist, who is in which channel, presence members, cached events,
+ * and the bus that carries messages to other nodes. The in-memory scaler is
+ * the single-node default; `@org/redis-scaler` is the drop-in for many nodes.
+ */
+
+/** A presence member. `userInfo` is JSON text, kept as text so it is never re-serialised. */
+export interface PresenceMember {
+  userId: string;
+  userInfo: string;
+}
+
+export type PresenceJoin =
+  /** `firstForUser` is true when no other socket of this user was in the channel anywhere. */
+  | { status: 'joined'; firstForUser: boolean; members: PresenceMember[] }
+  | { status: 'full' };
+
+export interface CachedEvent {
+  /** The complete frame, replayed as is. */
+  frame: string;
+  /** Seconds left before it expires. */
+  ttl: number;
+}
+
+/** Messages between nodes. Frames are serialised once by the node that produced them. */
+export type ClusterMessage =
+  | { type: 'broadcast'; appId: string; channel: string; frame: string; exceptSocketId?: string }
+  | { type: 'terminate-user'; appId: string; userId: string }
+  | { type: 'restart' };
+
+export type ClusterMessageHandler = (message: ClusterMessage) => void;
+
+export interface Scaler {
+  /** Unique per running node. */
+  readonly nodeId: string;
+  /** Starts delivering other nodes' messages to `onMessage`. */
+  start(onMessage: ClusterMessageHandler): Promise<void>;
+  /** Sends a message to every other node (never back to this one). */
+  publish(message: ClusterMessage): void;
+  /** Removes this node's state and stops. */
+  close(): Promise<void>;
+
+  /** Registers a connection; resolves to the app's connection count across the cluster, this one included. */
+  addConnection(appId: string, socketId: string): Promise<number>;
+  removeConnection(appId: string, socketId: string): Promise<void>;
+  connectionCount(appId: string): Promise<number>;
+
+  /** Resolves to the channel's subscription count across the cluster after the change. */
+  addSubscription(appId: string, channel: string, socketId: string): Promise<number>;
+  removeSubscription(appId: string, channel: string, socketId: string): Promise<number>;
+  subscriptionCount(appId: string, channel: string): Promise<number>;
+  /** Occupied channels with their subscription counts. */
+  channels(appId: string): Promise<Map<string, number>>;
+
+  /** Adds a socket as a presence member unless the channel already has `maxMembers` other users. */
+  joinPresence(appId: string, channel: string, socketId: string, member: PresenceMember, maxMembers: number): Promise<PresenceJoin>;
+  /** Resolves to true when that was the user's last socket in the channel anywhere. */
+  leavePresence(appId: string, channel: string, socketId: string, userId: string): Promise<boolean>;
+  presenceMembers(appId: string, channel: string): Promise<PresenceMember[]>;
+  userCount(appId: string, channel: string): Promise<number>;
+
+  storeCachedEvent(appId: string, channel: string, frame: string, ttlSeconds: number): Promise<void>;
+  cachedEvent(appId: string, channel: string): Promise<CachedEvent | undefined>;
+}

@@ -1,0 +1,55 @@
+import type { App } from './app.js';
+import type { Connection } from './connection.js';
+
+/** Events the engine reports to its host (metrics, webhooks, the host app). */
+export interface ServerEventMap {
+  'connection.opened': { connection: Connection };
+  'connection.closed': { connection: Connection };
+  'connection.refused': { app: App | undefined; code: number; reason: string };
+  'channel.occupied': { app: App; channel: string };
+  'channel.vacated': { app: App; channel: string };
+  'member.added': { app: App; channel: string; userId: string };
+  'member.removed': { app: App; channel: string; userId: string };
+  'client.event': { app: App; channel: string; event: string; data: unknown; socketId: string; userId: string | undefined };
+  'cache.miss': { app: App; channel: string };
+  /** A frame received from a client, with its size in bytes (UTF-16 length as an approximation). */
+  'message.received': { connection: Connection; bytes: number; event: string };
+  /** A channel event sent to `recipients` local sockets. */
+  'message.sent': { app: App; channel: string; event: string; recipients: number; bytes: number };
+}
+
+export type ServerEventName = keyof ServerEventMap;
+export type ServerEventListener<E extends ServerEventName> = (payload: ServerEventMap[E]) => void;
+
+/**
+ * A small typed emitter. Listeners run synchronously but are isolated: one
+ * that throws is reported through `onListenerError` and never reaches the
+ * delivery path. Emitting with no listeners costs one map lookup.
+ */
+export class ServerEvents {
+  readonly #listeners = new Map<ServerEventName, Set<(payload: never) => void>>();
+  onListenerError: (error: unknown, event: ServerEventName) => void = () => {};
+
+  on<E extends ServerEventName>(event: E, listener: ServerEventListener<E>): () => void {
+    let set = this.#listeners.get(event);
+    if (!set) this.#listeners.set(event, (set = new Set()));
+    set.add(listener as (payload: never) => void);
+    return () => set.delete(listener as (payload: never) => void);
+  }
+
+  has(event: ServerEventName): boolean {
+    return (this.#listeners.get(event)?.size ?? 0) > 0;
+  }
+
+  emit<E extends ServerEventName>(event: E, payload: ServerEventMap[E]): void {
+    const set = this.#listeners.get(event);
+    if (!set || set.size === 0) return;
+    for (const listener of set) {
+      try {
+        (listener as ServerEventListener<E>)(payload);
+      } catch (error) {
+        this.onListenerError(error, event);
+      }
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import { serverToUserPrefix } from './channel-name.js';
+import { verifyUserAuth } from './channel-auth.js';
+import { ErrorCode } from './close-codes.js';
+import type { Connection } from './connection.js';
+import { signinSuccessFrame } from './frames.js';
+import type { RealtimeServer } from './realtime-server.js';
+
+/**
+ * `pusher:signin`: verifies `socket_id::user::user_data`, remembers the user
+ * and subscribes the socket to `#server-to-user-{id}`. A bad sign-in closes
+ * the connection with 4009, as Pusher does.
+ */
+export function handleSignin(server: RealtimeServer, connection: Connection, data: unknown): void {
+  const { app } = connection;
+  const { auth, user_data: userData } = (typeof data === 'object' && data !== null ? data : {}) as { auth?: unknown; user_data?: unknown };
+  const fail = (reason: string) => server.refuse(connection.socket, ErrorCode.Unauthorized, reason);
+
+  if (typeof userData !== 'string') return fail('pusher:signin needs user_data as a JSON string.');
+  if (!verifyUserAuth(app, connection.socketId, userData, auth)) return fail('Invalid signature for this socket and user_data.');
+  let user: unknown;
+  try {
+    user = JSON.parse(userData);
+  } catch {
+    return fail('user_data is not valid JSON.');
+  }
+  const id = typeof user === 'object' && user !== null ? (user as { id?: unknown }).id : undefined;
+  if (typeof id !== 'string' || id === '') return fail('user_data.id must be a non-empty string.');
+  if (id.length > app.maxUserIdLength) return fail(`user_data.id is longer than ${app.maxUserIdLength} characters.`);
+
+  if (connection.userId !== undefined && connection.userId !== id) {
+    server.removeLocalSubscriber(server.topic(app, serverToUserPrefix + connection.userId), connection);
+  }
+  connection.userId = id;
+  server.addLocalSubscriber(server.topic(app, serverToUserPrefix + id), connection);
+  connection.socket.send(signinSuccessFrame(userData));
+  server.log.connection.debug({ app: app.id, socketId: connection.socketId, userId: id }, 'signed in');
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it, afterEach } from 'vitest';
+import type { ClusterMessage, Scaler } from '../scaler.js';
+
+export interface ScalerConformanceOptions {
+  /** Creates a fresh scaler (one node). Called several times per test for multi-node cases when `multiNode` is true. */
+  create(): Promise<Scaler>;
+  /** True when scalers from `create()` share state and a bus (Redis); false for the in-memory one. */
+  multiNode: boolean;
+  /** A fresh app id per test keeps tests apart on a shared backend. */
+  appId?: () => string;
+}
+
+let counter = 0;
+
+/**
+ * The behaviour every scaler must have. The in-memory scaler runs it in this
+ * package; `@org/redis-scaler` (and any third-party scaler) runs it too.
+ */
+export function runScalerConformance(name: string, options: ScalerConformanceOptions): void {
+  describe(`${name} scaler conformance`, () => {
+    const created: Scaler[] = [];
+    const make = async () => {
+      const scaler = await options.create();
+      created.push(scaler);
+      return scaler;
+    };
+    const appId = options.appId ?? (() => `conformance-${process.pid}-${Date.now()}-${++counter}`);
+    afterEach(async () => {
+      await Promise.all(created.splice(0).map((scaler) => scaler.close()));
+    });
+
+    it('counts connections per app and forgets removed ones', async () => {
+      const scaler = await make();
+      const app = appId();
+      expect(await scaler.addConnection(app, '1.1')).toBe(1);
+      expect(await scaler.addConnection(app, '1.2')).toBe(2);
+      await scaler.removeConnection(app, '1.1');
+      expect(await scaler.connectionCount(app)).toBe(1);
+      expect(await scaler.connectionCount(appId())).toBe(0);
+    });
+
+    it('reports subscription counts after each change and lists occupied channels', async () => {
+      const scaler = await make();
+      const app = appId();
+      expect(await scaler.addSubscription(app, 'room', '1.1')).toBe(1);
+      expect(await scaler.addSubscription(app, 'room', '1.2')).toBe(2);
+      expect(await scaler.addSubscription(app, 'other', '1.1')).toBe(1);
+      expect(await scaler.removeSubscription(app, 'room', '1.1')).toBe(1);
+      expect(await scaler.subscriptionCount(app, 'room')).toBe(1);
+      expect(Object.fromEntries(await scaler.channels(app))).toEqual({ room: 1, other: 1 });
+      expect(await scaler.removeSubscription(app, 'other', '1.1')).toBe(0);
+      expect([...(await scaler.channels(app)).keys()]).toEqual(['room']);
+    });
+
+    it('counts a presence user once however many sockets it has', async () => {
+      const scaler = await make();
+      const app = appId();
+      const alice = { userId: 'alice', userInfo: '{"name":"Alice"}' };
+      const first = await scaler.joinPresence(app, 'presence-room', '1.1', alice, 100);
+      expect(first).toMatchObject({ status: 'joined', firstForUser: true });
+      const second = await scaler.joinPresence(app, 'presence-room', '1.2', alice, 100);
+      expect(second).toMatchObject({ status: 'joined', firstForUser: false });
+      expect(await scaler.userCount(app, 'presence-room')).toBe(1);
+      expect(await scaler.presenceMembers(app, 'presence-room')).toEqual([alice]);
+      expect(await scaler.leavePresence(app, 'presence-room', '1.1', 'alice')).toBe(false);
+      expect(await scaler.leavePresence(app, 'presence-room', '1.2', 'alice')).toBe(true);
+      expect(await scaler.userCount(app, 'presence-room')).toBe(0);
+    });
+
+    it('refuses a new presence user when the channel is full but admits more sockets of a present user', async () => {
+      const scaler = await make();
+      const app = appId();
+      await scaler.joinPresence(app, 'presence-full', '1.1', { userId: 'a', userInfo: '{}' }, 2);
+      await scaler.joinPresence(app, 'presence-full', '1.2', { userId: 'b', userInfo: '{}' }, 2);
+      expect(await scaler.joinPresence(app, 'presence-full', '1.3', { userId: 'c', userInfo: '{}' }, 2)).toEqual({ status: 'full' });
+      expect(await scaler.joinPresence(app, 'presence-full', '1.4', { userId: 'a', userInfo: '{}' }, 2)).toMatchObject({ status: 'joined' });
+    });
+
+    it('keeps the last cached event of a channel with its time to live', async () => {
+      const scaler = await make();
+      const app = appId();
+      expect(await scaler.cachedEvent(app, 'cache-prices')).toBeUndefined();
+      await scaler.storeCachedEvent(app, 'cache-prices', '{"event":"a"}', 60);
+      await scaler.storeCachedEvent(app, 'cache-prices', '{"event":"b"}', 60);
+      const cached = await scaler.cachedEvent(app, 'cache-prices');
+      expect(cached?.frame).toBe('{"event":"b"}');
+      expect(cached?.ttl).toBeGreaterThan(55);
+      expect(cached?.ttl).toBeLessThanOrEqual(60);
+    });
+
+    it('keeps apps apart', async () => {
+      const scaler = await make();
+      const [one, two] = [appId(), appId()];
+      await scaler.addSubscription(one, 'shared', '1.1');
+      await scaler.joinPresence(one, 'presence-shared', '1.1', { userId: 'u', userInfo: '{}' }, 10);
+      expect(await scaler.subscriptionCount(two, 'shared')).toBe(0);
+      expect(await scaler.userCount(two, 'presence-shared')).toBe(0);
+    });
+
+    if (options.multiNode) {
+      it('delivers published messages to the other nodes but not back to the sender', async () => {
+        const [a, b] = [await make(), await make()];
+        const receivedByA: ClusterMessage[] = [];
+        const receivedByB: ClusterMessage[] = [];
+        await a.start((message) => receivedByA.push(message));
+        await b.start((message) => receivedByB.push(message));
+        const message: ClusterMessage = { type: 'broadcast', appId: appId(), channel: 'c', frame: '{"event":"x"}' };
+        a.publish(message);
+        await expect.poll(() => receivedByB.length, { timeout: 2_000 }).toBe(1);
+        expect(receivedByB[0]).toEqual(message);
+        expect(receivedByA).toEqual([]);
+      });
+
+      it('shares presence across nodes: the second node sees the first node\'s user', async () => {
+        const [a, b] = [await make(), await make()];
+        const app = appId();
+        await a.joinPresence(app, 'presence-x', '1.1', { userId: 'u1', userInfo: '{}' }, 10);
+        const joined = await b.joinPresence(app, 'presence-x', '2.1', { userId: 'u1', userInfo: '{}' }, 10);
+        expect(joined).toMatchObject({ status: 'joined', firstForUser: false });
+        expect(await b.userCount(app, 'presence-x')).toBe(1);
+        expect(await a.addConnection(app, '1.1')).toBe(1);
+        expect(await b.addConnection(app, '2.1')).toBe(2);
+      });
+
+      it('drops a closed node\'s sockets from counts and presence', async () => {
+        const [a, b] = [await make(), await make()];
+        const app = appId();
+        await a.addConnection(app, '1.1');
+        await a.addSubscription(app, 'room', '1.1');
+        await a.joinPresence(app, 'presence-y', '1.1', { userId: 'gone', userInfo: '{}' }, 10);
+        await b.addConnection(app, '2.1');
+        await a.close();
+        created.splice(created.indexOf(a), 1);
+        expect(await b.connectionCount(app)).toBe(1);
+        expect(await b.subscriptionCount(app, 'room')).toBe(0);
+        expect(await b.userCount(app, 'presence-y')).toBe(0);
+      });
+    }
+  });
+}
