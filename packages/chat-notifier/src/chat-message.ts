@@ -1,0 +1,107 @@
+import { ChatAttachment, omitEmpty, type ChatAttachmentData } from './chat-attachment.js';
+import { InvalidChatPayload } from './errors.js';
+import type { ChatAttachmentPayload, ChatPayload } from './payload.js';
+
+export type AttachmentInput = ChatAttachment | ChatAttachmentData | ((attachment: ChatAttachment) => unknown);
+
+/** Fluent builder for one webhook message. */
+export class ChatMessage {
+  #text: string | undefined;
+  #username: string | undefined;
+  #avatar: string | undefined;
+  #emoji: string | undefined;
+  #thread: string | undefined;
+  readonly #attachments: ChatAttachment[] = [];
+
+  static create(text?: string): ChatMessage {
+    return new ChatMessage(text);
+  }
+
+  constructor(text?: string) {
+    if (text !== undefined) this.#text = text;
+  }
+
+  text(text: string): this {
+    this.#text = text;
+    return this;
+  }
+
+  /** Display name shown instead of the integration's; sent as Rocket.Chat's `alias`. */
+  username(name: string): this {
+    this.#username = name;
+    return this;
+  }
+
+  /** Absolute URL of an avatar image. */
+  avatar(url: string): this {
+    this.#avatar = url;
+    return this;
+  }
+
+  /** An emoji shortcode such as `:rocket:` (used only when no avatar is set). */
+  emoji(emoji: string): this {
+    this.#emoji = emoji;
+    return this;
+  }
+
+  /** Posts into the thread of this message id (`tmid`). */
+  thread(messageId: string): this {
+    this.#thread = messageId;
+    return this;
+  }
+
+  /** Adds an attachment: a builder callback, a ChatAttachment, or the array form. May be called several times. */
+  attachment(input: AttachmentInput): this {
+    if (typeof input === 'function') {
+      const attachment = new ChatAttachment();
+      input(attachment);
+      this.#attachments.push(attachment);
+    } else if (input instanceof ChatAttachment) {
+      this.#attachments.push(input);
+    } else if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
+      this.#attachments.push(new ChatAttachment(input));
+    } else {
+      throw new InvalidChatPayload(
+        `attachments[${this.#attachments.length}]`,
+        'expected a callback, a ChatAttachment or an attachment object',
+      );
+    }
+    return this;
+  }
+
+  getText(): string | undefined {
+    return this.#text;
+  }
+
+  getUsername(): string | undefined {
+    return this.#username;
+  }
+
+  getAvatar(): string | undefined {
+    return this.#avatar;
+  }
+
+  getEmoji(): string | undefined {
+    return this.#emoji;
+  }
+
+  getAttachments(): ChatAttachmentPayload[] {
+    return this.#attachments.map((a) => a.toArray());
+  }
+
+  /** The webhook payload in Rocket.Chat's field names; empty values omitted. */
+  toArray(): ChatPayload {
+    return omitEmpty({
+      text: this.#text,
+      alias: this.#username,
+      avatar: this.#avatar,
+      emoji: this.#emoji,
+      tmid: this.#thread,
+      attachments: this.getAttachments().filter((a) => Object.keys(a).length > 0),
+    }) as ChatPayload;
+  }
+
+  toJSON(): ChatPayload {
+    return this.toArray();
+  }
+}

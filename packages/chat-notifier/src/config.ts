@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { describe } from './colors.js';
+import { InvalidChatConfig } from './errors.js';
+import { isAbsoluteHttpUrl } from './url.js';
+
+/** `chat`, or `chat-` followed by a suffix such as `alerts`. */
+export const INSTANCE_NAME = /^chat(?:-[a-z0-9][a-z0-9_-]*)?$/i;
+
+const WEBHOOK = /^https?:\/\/[^/?#]+\/hooks\/[^/?#]+\/[^?#]+$/i;
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/i;
+// Computed per request; letting callers set them breaks framing or JSON.
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection']);
+
+const seconds = (key: string, max: number) =>
+  z
+    .number({ error: `${key}: expected a number of seconds between 0 (exclusive) and ${max}` })
+    .gt(0, { error: `${key}: expected a number of seconds between 0 (exclusive) and ${max}` })
+    .max(max, { error: `${key}: expected a number of seconds ≤ ${max} (seconds, not milliseconds)` });
+
+const retrySchema = z
+  .object({
+    retries: z
+      .number({ error: 'retry.retries: expected an integer from 0 to 10' })
+      .int({ error: 'retry.retries: expected an integer from 0 to 10' })
+      .min(0, { error: 'retry.retries: expected an integer from 0 to 10' })
+      .max(10, { error: 'retry.retries: expected an integer from 0 to 10' })
+      .default(3),
+    min_delay: seconds('retry.min_delay', 60).default(0.5),
+    max_delay: seconds('retry.max_delay', 600).default(30),
+    factor: z
+      .number({ error: 'retry.factor: expected a number from 1 to 10' })
+      .min(1, { error: 'retry.factor: expected a number from 1 to 10' })
+      .max(10, { error: 'retry.factor: expected a number from 1 to 10' })
+      .default(2),
+    max_elapsed: seconds('retry.max_elapsed', 3600).default(60),
+    statuses: z
+      .array(
+        z
+          .number({ error: 'retry.statuses: expected HTTP status codes from 400 to 599' })
+          .int({ error: 'retry.statuses: expected HTTP status codes from 400 to 599' })
+          .min(400, { error: 'retry.statuses: expected HTTP status codes from 400 to 599' })
+          .max(599, { error: 'retry.statuses: expected HTTP status codes from 400 to 599' }),
+        { error: 'retry.statuses: expected an array of HTTP status codes' },
+      )
+      .default([429, 502, 503, 504]),
+    on_timeout: z.boolean({ error: 'retry.on_timeout: expected true or false' }).default(false),
+    on_connection_error: z.boolean({ error: 'retry.on_connection_error: expected true or false' }).default(true),
+    jitter: z.boolean({ error: 'retry.jitter: expected true or false' }).default(true),
+  })
+  .strict();
+
+const configSchema = z
+  .object({
+    webhook: z
+      .string({ error: 'webhook: expected a URL like "https://chat.example.com/hooks/<id>/<token>"' })
+      .regex(WEBHOOK, { error: 'webhook: expected a URL like "https://chat.example.com/hooks/<id>/<token>"' })
+      .refine(isAbsoluteHttpUrl, { error: 'webhook: expected an absolute http(s) URL' }),
+    channel: z
+      .string({ error: 'channel: expected the default destination, e.g. "#general" or "@user"' })
+      .min(1, { error: 'channel: expected the default destination, e.g. "#general" or "@user"' })
+      .optional(),
+    override_channel: z.boolean({ error: 'override_channel: expected true or false' }).default(true),
+    timeout: seconds('timeout', 600).default(30),
+    connect_timeout: seconds('connect_timeout', 600).default(10),
+    verify: z
+      .union([z.boolean(), z.string().min(1)], {
+        error: 'verify: expected true, false, or the path of a PEM CA bundle',
+      })
+      .default(true),
+    http_errors: z.boolean({ error: 'http_errors: expected true or false' }).default(true),
+    proxy: z
+      .string({ error: 'proxy: expected an http(s) proxy URL like "http://127.0.0.1:3128"' })
+      .refine(isAbsoluteHttpUrl, { error: 'proxy: expected an http(s) proxy URL like "http://127.0.0.1:3128"' })
+      .nullable()
+      .optional(),
+    headers: z
+      .record(z.string(), z.string({ error: 'headers: expected string header values' }), {
+        error: 'headers: expected an object of header name → string value',
+      })
+      .superRefine((headers, ctx) => {
+        for (const name of Object.keys(headers)) {
+          if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', message: `headers: "${name}" is not a valid header name` });
+          else if (RESERVED_HEADERS.has(name.toLowerCase())) {
+            ctx.addIssue({ code: 'custom', message: `headers: "${name}" is set by the notifier and cannot be overridden` });
+          }
+        }
+      })
+      .default({}),
+    retry: z
+      .union([z.literal(false), retrySchema], { error: 'retry: expected false or a retry policy object' })
+      .default(() => retrySchema.parse({})),
+    max_payload_bytes: z
+      .number({ error: 'max_payload_bytes: expected an integer from 1 to 16777216' })
+      .int({ error: 'max_payload_bytes: expected an integer from 1 to 16777216' })
+      .min(1, { error: 'max_payload_bytes: expected an integer from 1 to 16777216' })
+      .max(16 * 1024 * 1024, { error: 'max_payload_bytes: expected an integer from 1 to 16777216' })
+      .default(1024 * 1024),
+  })
+  .strict();
+
+/** Per-instance options as users write them (snake_case, times in seconds, like the PHP originals). */
+export type ChatInstanceConfig = z.input<typeof configSchema>;
+/** Options after validation, with every default filled in. */
+export type ResolvedChatConfig = z.output<typeof configSchema>;
+export type RetryPolicy = z.output<typeof retrySchema>;
+export type RetryPolicyInput = z.input<typeof retrySchema>;
+
+/** Environment variable read for an instance's webhook: `chat-alerts` → `CHAT_ALERTS_WEBHOOK`. */
+export function webhookEnvName(instance: string): string {
+  return `${instance.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_WEBHOOK`;
+}
+
+export function assertInstanceName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || !INSTANCE_NAME.test(name)) {
+    throw new InvalidChatConfig(
+      `Invalid chat instance name ${describe(name)}: expected "chat" or "chat-<suffix>" (letters, digits, "-", "_")`,
+    );
+  }
+}
+
+/**
+ * Validates one instance's options once, at the edge. A missing `webhook` is
+ * read from the environment (`CHAT_WEBHOOK`, `CHAT_ALERTS_WEBHOOK`, …).
+ */
+export function resolveChatConfig(
+  instance: string,
+  input: unknown,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ResolvedChatConfig {
+  if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) {
+    throw new InvalidChatConfig(`Invalid config for chat instance "${instance}": expected an object, got ${describe(input)}`);
+  }
+  const raw = { ...(input as Record<string, unknown> | undefined) };
+  const envName = webhookEnvName(instance);
+  if (raw.webhook === undefined && env[envName]) raw.webhook = env[envName];
+  if (raw.webhook === undefined) {
+    throw new InvalidChatConfig(
+      `Invalid config for chat instance "${instance}": webhook is required; set it in the config or in the ${envName} environment variable`,
+    );
+  }
+  const result = configSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const key = issue.path.map(String).join('.');
+    // Unknown keys and nested messages carry no key name of their own.
+    if (issue.code === 'unrecognized_keys') {
+      return `${key ? `${key}: ` : ''}unknown option(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    }
+    const got = key === 'webhook' ? '' : ` (got ${describe(valueAt(raw, issue.path))})`;
+    return `${issue.message}${got}`;
+  });
+  throw new InvalidChatConfig(`Invalid config for chat instance "${instance}": ${problems.join('; ')}`);
+}
+
+function valueAt(object: unknown, path: readonly PropertyKey[]): unknown {
+  let current = object;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}

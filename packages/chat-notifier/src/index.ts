@@ -1,0 +1,45 @@
+export { ChatMessage, type AttachmentInput } from './chat-message.js';
+export { ChatAttachment, type ChatAttachmentData } from './chat-attachment.js';
+export { NAMED_COLORS, type NamedColor } from './colors.js';
+export {
+  ChatChannel,
+  type ChatChannelOptions,
+  type ChatLogger,
+  type ChatSendOptions,
+  type ChatSendResult,
+  type ChatTransportFactory,
+} from './chat-channel.js';
+export { ChatChannelRegistry, type ChatChannelRegistryOptions } from './chat-channel-registry.js';
+export {
+  resolveChatRoute,
+  type ChatContent,
+  type ChatNotifiable,
+  type ChatNotification,
+  type ChatTarget,
+} from './chat-notification.js';
+export {
+  resolveChatConfig,
+  webhookEnvName,
+  type ChatInstanceConfig,
+  type ResolvedChatConfig,
+  type RetryPolicy,
+  type RetryPolicyInput,
+} from './config.js';
+export type { Notifiable, Notification, NotificationChannel } from './contracts.js';
+export {
+  ChatNotifierError,
+  CouldNotSendNotification,
+  InvalidChatConfig,
+  InvalidChatPayload,
+  InvalidChatTarget,
+  MissingChatRenderer,
+  UnknownChatInstance,
+  type ChatErrorResponse,
+  type ChatNotifierErrorCode,
+  type CouldNotSendCode,
+} from './errors.js';
+export { isOnDemandNotifiable, OnDemandNotifiable, ON_DEMAND } from './on-demand.js';
+export type { ChatAttachmentPayload, ChatField, ChatPayload } from './payload.js';
+export { MAX_RESPONSE_BODY_BYTES, type ChatHttpRequest, type ChatHttpResponse, type ChatTransport } from './transport.js';
+export { UndiciTransport } from './undici-transport.js';
+export { validateChatPayload } from './validate-payload.js';
