@@ -1,0 +1,128 @@
+import { createHttpNotificationApi } from './api/http-api.js';
+import type { NotificationApi } from './api/notification-api.js';
+import type { LiveHandlers, LiveSource } from './live/live-source.js';
+import { Poller } from './live/poller.js';
+import { connectSseHub } from './live/sse-hub.js';
+import { TabCoordinator } from './live/tab-coordinator.js';
+import type { RelayMessage } from './live/tab-coordinator.js';
+import { connectWsChannels } from './live/ws-channels.js';
+import type { BroadcastingConfig } from './options.js';
+import type { NotificationStore } from './store.js';
+import type { LiveEvent } from './types.js';
+
+export interface ConnectionOptions {
+  store: NotificationStore;
+  apiBase: string;
+  /** Overrides the HTTP API (e.g. the in-memory one). */
+  api?: NotificationApi;
+  perPage: number;
+  pollInterval: number;
+  enablePolling: boolean;
+  broadcasting: BroadcastingConfig | false;
+  userId: string | undefined;
+  onError(error: unknown): void;
+}
+
+export function openLiveSource(config: BroadcastingConfig, userId: string, handlers: LiveHandlers): LiveSource {
+  return config.broadcaster === 'ws-channels' ? connectWsChannels(config, userId, handlers) : connectSseHub(config, userId, handlers);
+}
+
+/**
+ * Keeps one store fed: first load, polling, the live connection (in the
+ * leader tab) and the cross-tab relay. One per bell; `close()` undoes it all.
+ */
+export class BellConnection {
+  #liveHealthy = false;
+  #poller: Poller | undefined;
+  #tabs: TabCoordinator | undefined;
+  #live: LiveSource | undefined;
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly options: ConnectionOptions) {}
+
+  get liveHealthy(): boolean {
+    return this.#liveHealthy;
+  }
+
+  open(): void {
+    const { store } = this.options;
+    store.configure({
+      api:
+        this.options.api ??
+        createHttpNotificationApi({
+          apiBase: this.options.apiBase,
+          headers: () => {
+            const socketId = this.#live?.socketId?.();
+            return socketId ? { 'X-Socket-ID': socketId } : {};
+          },
+        }),
+      perPage: this.options.perPage,
+    });
+    void store.refresh();
+
+    const key = this.options.userId ?? 'anonymous';
+    this.#tabs = new TabCoordinator(key, (message) => this.#onRelay(message));
+    this.#unsubscribe = store.subscribe('sync', (event) => this.#tabs?.post({ kind: 'live', event }));
+
+    const { broadcasting, userId } = this.options;
+    if (broadcasting && userId !== undefined) {
+      this.#tabs.lead(() => {
+        this.#live = openLiveSource(broadcasting, userId, {
+          onEvent: (event) => this.#onServerEvent(event),
+          onOpen: () => void store.refresh(),
+          onHealthChange: (healthy) => {
+            this.#liveHealthy = healthy;
+            this.#tabs?.post({ kind: 'health', healthy });
+          },
+          onError: (error) => this.options.onError(error),
+        });
+        return () => {
+          this.#live?.close();
+          this.#live = undefined;
+          this.#liveHealthy = false;
+          this.#tabs?.post({ kind: 'health', healthy: false });
+        };
+      });
+      this.#tabs.post({ kind: 'hello' });
+    } else if (broadcasting) {
+      this.options.onError(new Error('<notification-bell> broadcasting needs "user-id" to pick the private channel; live updates are off.'));
+    }
+
+    if (this.options.enablePolling) {
+      this.#poller = new Poller(
+        this.options.pollInterval,
+        () => void store.refresh(),
+        () => document.hidden || this.#liveHealthy,
+      );
+      this.#poller.start();
+    }
+  }
+
+  #onServerEvent(event: LiveEvent): void {
+    this.options.store.applyLiveEvent(event);
+    this.#tabs?.post({ kind: 'live', event });
+  }
+
+  #onRelay(message: RelayMessage): void {
+    switch (message.kind) {
+      case 'live':
+        this.options.store.applyLiveEvent(message.event);
+        return;
+      case 'health':
+        this.#liveHealthy = message.healthy;
+        return;
+      case 'hello':
+        // A new tab asks whether the leader's connection is up; only the leader has #live.
+        if (this.#live) this.#tabs?.post({ kind: 'health', healthy: this.#liveHealthy });
+        return;
+    }
+  }
+
+  close(): void {
+    this.#poller?.stop();
+    this.#unsubscribe?.();
+    this.#tabs?.close();
+    this.#live?.close();
+    this.#live = undefined;
+  }
+}

@@ -1,0 +1,27 @@
+import type { LiveEvent, LiveEventName } from '../types.js';
+
+export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
+  'notification.created',
+  'notification.marked-read',
+  'notification.marked-all-read',
+  'notification.deleted',
+];
+
+export function isLiveEventName(value: unknown): value is LiveEventName {
+  return (LIVE_EVENT_NAMES as readonly unknown[]).includes(value);
+}
+
+export interface LiveHandlers {
+  onEvent(event: LiveEvent): void;
+  /** (Re)connected and subscribed: the caller resyncs, since events may have been missed. */
+  onOpen(): void;
+  onHealthChange(healthy: boolean): void;
+  onError(error: unknown): void;
+}
+
+/** A live connection to the user's notification stream (Pusher channel or SSE hub). */
+export interface LiveSource {
+  close(): void;
+  /** Pusher socket id, sent as X-Socket-ID so the server can skip echoing our own changes. */
+  socketId?(): string | undefined;
+}

@@ -1,0 +1,26 @@
+import { svg } from 'lit';
+import type { SVGTemplateResult } from 'lit';
+import type { IconName } from '../types.js';
+
+// Simple 24x24 stroke icons drawn for this package; they inherit currentColor.
+const paths: Record<IconName | 'close' | 'trash', SVGTemplateResult> = {
+  bell: svg`<path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0"/>`,
+  post: svg`<path d="M5 3h10l4 4v14H5zM8 10h8M8 14h8M8 18h5"/>`,
+  user: svg`<circle cx="12" cy="8" r="4"/><path d="M4 21a8 8 0 0 1 16 0"/>`,
+  message: svg`<path d="M4 5h16v11H9l-5 4z"/>`,
+  alert: svg`<path d="M12 3 2 20h20zM12 10v4M12 17v.5"/>`,
+  check: svg`<path d="m5 12 5 5 9-10"/>`,
+  info: svg`<circle cx="12" cy="12" r="9"/><path d="M12 11v6M12 7.5V8"/>`,
+  close: svg`<path d="m6 6 12 12M18 6 6 18"/>`,
+  trash: svg`<path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13"/>`,
+};
+
+export type BuiltInIcon = keyof typeof paths;
+
+export function isBuiltInIcon(name: string | null | undefined): name is BuiltInIcon {
+  return typeof name === 'string' && Object.hasOwn(paths, name);
+}
+
+export function icon(name: BuiltInIcon): SVGTemplateResult {
+  return svg`<svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${paths[name]}</svg>`;
+}
