@@ -7,4 +7,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  external: ['uWebSockets.js'],
 });

@@ -1,0 +1,110 @@
+import type { RealtimeServer } from '@org/protocol';
+import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { createHttpBridge, type FetchHandler } from './http-bridge.js';
+import { loadUws, type UwsModule } from './load-uws.js';
+import { createWebSocketBehavior } from './websocket-behavior.js';
+
+export interface TlsOptions {
+  certFile: string;
+  keyFile: string;
+  passphrase?: string | undefined;
+  caFile?: string | undefined;
+}
+
+export interface UwsServerOptions {
+  server: RealtimeServer;
+  /** Serves every non-WebSocket request (the HTTP API). */
+  fetch?: FetchHandler;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Prefix before `/app/{key}`, e.g. `/realtime`. */
+  path?: string;
+  tls?: TlsOptions | undefined;
+  /** Largest WebSocket frame. Default: 2 x the largest app max_message_size + 4 KiB of envelope. */
+  maxPayloadLength?: number;
+  /** Bytes buffered per slow client before it is closed. Default 1 MiB. */
+  maxBackpressure?: number;
+  /** Largest HTTP body. Default 10,000 (the original server's max_request_size). */
+  maxRequestSize?: number;
+  /** Accept uWebSockets.js's slow JavaScript emulation. Default false. */
+  allowFallback?: boolean;
+  /** Use this uWS module instead of loading `uWebSockets.js`. */
+  uws?: UwsModule;
+}
+
+export interface UwsServer {
+  readonly app: TemplatedApp;
+  /** The port listened on, after `listen`. */
+  readonly port: number;
+  listen(): Promise<number>;
+  /** Stops accepting new connections and HTTP requests; open sockets stay until the engine closes them. */
+  stopListening(): void;
+  /** HTTP requests being answered right now. */
+  readonly inFlightRequests: number;
+}
+
+/**
+ * Runs the engine on uWebSockets.js: WebSockets on `{path}/app/:key`, every
+ * other request through the fetch handler, fan-out on uWS's native topics.
+ */
+export async function createUwsServer(options: UwsServerOptions): Promise<UwsServer> {
+  const uws = options.uws ?? loadUws({ allowFallback: options.allowFallback ?? false });
+  const { server } = options;
+  const tls = options.tls;
+  const app = tls
+    ? uws.SSLApp({
+        cert_file_name: tls.certFile,
+        key_file_name: tls.keyFile,
+        ...(tls.passphrase ? { passphrase: tls.passphrase } : {}),
+        ...(tls.caFile ? { ca_file_name: tls.caFile } : {}),
+      })
+    : uws.App();
+
+  const apps = await server.apps.all();
+  const largestMessage = Math.max(10_000, ...apps.map((a) => a.maxMessageSize));
+  const path = (options.path ?? '').replace(/\/+$/, '');
+
+  app.ws(`${path}/app/:key`, createWebSocketBehavior(server, {
+    maxPayloadLength: options.maxPayloadLength ?? largestMessage * 2 + 4096,
+    maxBackpressure: options.maxBackpressure ?? 1024 * 1024,
+  }));
+
+  let inFlight = 0;
+  const fetch = options.fetch;
+  if (fetch) {
+    app.any('/*', createHttpBridge(fetch, {
+      maxBodyBytes: options.maxRequestSize ?? 10_000,
+      scheme: tls ? 'https' : 'http',
+      onStart: () => inFlight++,
+      onSettled: () => inFlight--,
+    }));
+  }
+  server.attach({ publish: (topic, frame) => void app.publish(topic, frame, false) });
+
+  let listenSocket: us_listen_socket | undefined;
+  let port = options.port ?? 8080;
+  return {
+    app,
+    get port() {
+      return port;
+    },
+    get inFlightRequests() {
+      return inFlight;
+    },
+    listen: () =>
+      new Promise<number>((resolve, reject) => {
+        const host = options.host ?? '0.0.0.0';
+        app.listen(host, port, (socket) => {
+          if (!socket) return reject(new Error(`could not listen on ${host}:${port}`));
+          listenSocket = socket;
+          port = uws.us_socket_local_port(socket);
+          resolve(port);
+        });
+      }),
+    stopListening() {
+      if (listenSocket) uws.us_listen_socket_close(listenSocket);
+      listenSocket = undefined;
+    },
+  };
+}
