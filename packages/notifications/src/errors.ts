@@ -13,7 +13,8 @@ export type NotificationsErrorCode =
   | 'BROADCAST_FAILED'
   | 'BROADCASTING_DISABLED'
   | 'DELIVERY_FAILED'
-  | 'STORE_CLOSED';
+  | 'STORE_CLOSED'
+  | 'INTERNAL_ERROR';
 
 const brand = Symbol.for('@org/notifications/error');
 

@@ -1,3 +1,4 @@
+import type * as PgNamespace from 'pg';
 import { z } from 'zod';
 import { NotificationsError } from '../errors.js';
 import { parseOptions } from '../options.js';
@@ -5,6 +6,8 @@ import { pgClient } from '../sql/pg-client.js';
 import type { PgPoolLike } from '../sql/pg-client.js';
 import type { NotificationStore } from './notification-store.js';
 import { createSqlStore } from './sql-store.js';
+
+type PgModule = typeof PgNamespace;
 
 const optionsSchema = z
   .object({
@@ -39,9 +42,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   if (o.pool) {
     pool = o.pool;
   } else {
-    let pg: typeof import('pg');
+    let pg: PgModule;
     try {
-      const mod = (await import('pg')) as typeof import('pg') & { default?: typeof import('pg') };
+      const mod = (await import('pg')) as PgModule & { default?: PgModule };
       pg = mod.default ?? mod;
     } catch (cause) {
       throw new NotificationsError('INVALID_OPTION', 'createPostgresStore: option "connectionString" needs the "pg" package; install it (npm i pg)', { cause });

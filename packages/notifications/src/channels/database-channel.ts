@@ -1,0 +1,17 @@
+import type { NotificationChannel, RenderableNotification } from '../core/contracts.js';
+import { resolveUserId } from '../core/resolve-recipient.js';
+import type { NotificationStore } from '../store/notification-store.js';
+import { isNotificationId } from '../store/sql-store.js';
+import { render } from './render.js';
+
+/** Stores `toDatabase(notifiable)` (or `toArray`) for the notifiable's user through the store. */
+export function createDatabaseChannel(options: { store: NotificationStore }): NotificationChannel {
+  return {
+    async send(notifiable, notification, channel) {
+      const n = notification as RenderableNotification;
+      const userId = resolveUserId(notifiable, n, channel);
+      const content = render(n, notifiable, ['toDatabase', 'toArray'], channel);
+      await options.store.create({ ...content, userId, ...(typeof n.id === 'string' && isNotificationId(n.id) ? { id: n.id } : {}) });
+    },
+  };
+}
