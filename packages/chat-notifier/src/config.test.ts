@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { resolveChatConfig, webhookEnvName } from './config.js';
+import { InvalidChatConfig } from './errors.js';
+
+const WEBHOOK = 'https://chat.example.com/hooks/abc/s3cr3t-token';
+
+function messageOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidChatConfig);
+    return (error as Error).message;
+  }
+  throw new Error('expected an InvalidChatConfig');
+}
+
+describe('resolveChatConfig', () => {
+  it('fills in the documented defaults', () => {
+    const config = resolveChatConfig('chat', { webhook: WEBHOOK }, {});
+    expect(config).toMatchObject({
+      webhook: WEBHOOK,
+      timeout: 30,
+      connect_timeout: 10,
+      verify: true,
+      http_errors: true,
+      headers: {},
+      override_channel: true,
+      max_payload_bytes: 1048576,
+      retry: { retries: 3, min_delay: 0.5, max_delay: 30, factor: 2, max_elapsed: 60, statuses: [429, 502, 503, 504], on_timeout: false, on_connection_error: true, jitter: true },
+    });
+    expect(config.proxy).toBeUndefined();
+  });
+
+  it('reads a missing webhook from the environment variable named after the instance', () => {
+    expect(webhookEnvName('chat-alerts')).toBe('CHAT_ALERTS_WEBHOOK');
+    expect(resolveChatConfig('chat-alerts', {}, { CHAT_ALERTS_WEBHOOK: WEBHOOK }).webhook).toBe(WEBHOOK);
+    expect(resolveChatConfig('chat', { webhook: WEBHOOK }, { CHAT_WEBHOOK: 'https://other/hooks/a/b' }).webhook).toBe(WEBHOOK);
+  });
+
+  it('says where to put the webhook when it is missing', () => {
+    expect(messageOf(() => resolveChatConfig('chat-ops', undefined, {}))).toBe(
+      'Invalid config for chat instance "chat-ops": webhook is required; set it in the config or in the CHAT_OPS_WEBHOOK environment variable',
+    );
+  });
+
+  it('rejects a webhook without /hooks/<id>/<token> and never echoes the value', () => {
+    const message = messageOf(() => resolveChatConfig('chat', { webhook: 'https://chat.example.com/api/s3cr3t-token' }, {}));
+    expect(message).toMatch(/webhook: expected a URL like "https:\/\/chat.example.com\/hooks\/<id>\/<token>"/);
+    expect(message).not.toContain('s3cr3t-token');
+  });
+
+  it('names the key and the expected value, and catches milliseconds passed as seconds', () => {
+    expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, timeout: 30000 }, {}))).toBe(
+      'Invalid config for chat instance "chat": timeout: expected a number of seconds ≤ 600 (seconds, not milliseconds) (got number 30000)',
+    );
+    expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, connect_timeout: -1 }, {}))).toMatch(/connect_timeout: expected a number of seconds/);
+    expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, verify: 'yes please' as never, http_errors: 'no' as never }, {}))).toMatch(
+      /http_errors: expected true or false \(got "no"\)/,
+    );
+    expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, proxy: 'socks://x' }, {}))).toMatch(/proxy: expected an http\(s\) proxy URL/);
+    expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, retry: { retries: 50 } }, {}))).toMatch(/retry.retries: expected an integer from 0 to 10 \(got number 50\)/);
+  });
+
+  it('rejects unknown options and reserved headers', () => {
+    expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, timout: 3 } as never, {}))).toMatch(/unknown option\(s\) "timout"/);
+    expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, headers: { 'Content-Type': 'text/plain' } }, {}))).toMatch(
+      /headers: "Content-Type" is set by the notifier/,
+    );
+    expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, headers: { 'bad header': 'x' } }, {}))).toMatch(/not a valid header name/);
+  });
+
+  it('accepts retry: false and a partial retry policy merged over the defaults', () => {
+    expect(resolveChatConfig('chat', { webhook: WEBHOOK, retry: false }, {}).retry).toBe(false);
+    expect(resolveChatConfig('chat', { webhook: WEBHOOK, retry: { retries: 1, statuses: [500] } }, {}).retry).toMatchObject({ retries: 1, statuses: [500], min_delay: 0.5 });
+  });
+
+  it('rejects a config that is not an object', () => {
+    expect(messageOf(() => resolveChatConfig('chat', 'https://x/hooks/a/b', {}))).toMatch(/expected an object, got "https/);
+  });
+});

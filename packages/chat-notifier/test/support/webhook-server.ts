@@ -1,0 +1,171 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ReceivedRequest {
+  method: string;
+  /** The raw request target, byte for byte. */
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  json: unknown;
+}
+
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Wait this long before answering. */
+  delayMs?: number;
+}
+
+export type ReplyPlan = Reply | ((request: ReceivedRequest, index: number) => Reply);
+
+/** A Rocket.Chat stand-in on 127.0.0.1: records every request and answers from `plan` (then 200 `{"success":true}`). */
+export interface WebhookServer {
+  readonly origin: string;
+  readonly port: number;
+  readonly requests: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startWebhookServer(
+  plan: ReplyPlan[] = [],
+  tls?: { key: string; cert: string },
+): Promise<WebhookServer> {
+  const requests: ReceivedRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let json: unknown;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        json = undefined;
+      }
+      const received: ReceivedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, json };
+      const index = requests.push(received) - 1;
+      const step = plan[index];
+      const reply = typeof step === 'function' ? step(received, index) : (step ?? {});
+      const send = () => {
+        if (res.destroyed) return;
+        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+        res.end(reply.body ?? '{"success":true}');
+      };
+      if (reply.delayMs) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          send();
+        }, reply.delayMs);
+        timers.add(timer);
+      } else send();
+    });
+  };
+  const server: Server = tls ? createHttpsServer(tls, handler) : createHttpServer(handler);
+  await listen(server);
+  const port = (server.address() as AddressInfo).port;
+  return {
+    origin: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    port,
+    requests,
+    close: async () => {
+      for (const t of timers) clearTimeout(t);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Accepts TCP connections and never speaks: a TLS handshake against it never completes. */
+export async function startSilentServer(): Promise<{ origin: string; connections: () => number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let count = 0;
+  const server = createNetServer((socket) => {
+    count++;
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await listen(server);
+  const port = (server.address() as AddressInfo).port;
+  return {
+    origin: `https://127.0.0.1:${port}`,
+    connections: () => count,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** An HTTP CONNECT proxy on 127.0.0.1 that tunnels only to loopback targets and records them. */
+export async function startProxy(): Promise<{ url: string; tunnels: string[]; close(): Promise<void> }> {
+  const tunnels: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createHttpServer((_req, res) => {
+    res.writeHead(405).end();
+  });
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    const target = req.url ?? '';
+    tunnels.push(target);
+    sockets.add(client);
+    client.on('error', () => {});
+    const [host, port] = target.split(':');
+    if (host !== '127.0.0.1' && host !== 'localhost') {
+      client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      return;
+    }
+    const upstream = connect(Number(port), '127.0.0.1', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    sockets.add(upstream);
+    upstream.on('error', () => client.destroy());
+  });
+  await listen(server);
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    tunnels,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A throwaway self-signed certificate for 127.0.0.1, made with the system openssl. */
+export function makeSelfSignedCert(): { key: string; cert: string; certPath: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'chat-notifier-tls-'));
+  const keyPath = join(dir, 'key.pem');
+  const certPath = join(dir, 'cert.pem');
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1',
+      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
+    { stdio: 'ignore' },
+  );
+  return {
+    key: readFileSync(keyPath, 'utf8'),
+    cert: readFileSync(certPath, 'utf8'),
+    certPath,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+function listen(server: { listen(port: number, host: string, cb: () => void): unknown; once(e: 'error', cb: (err: Error) => void): unknown }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+}
