@@ -82,7 +82,7 @@ export function attributeName(option: string): string {
 
 /** Validates one option; throws INVALID_OPTION naming the attribute, the path inside it and what was expected. */
 export function parseOption<K extends OptionName>(name: K, value: unknown): BellOptions[K] {
-  const result = optionSchemas[name].safeParse(value);
+  const result = schemaFor(name, value).safeParse(value);
   if (result.success) return result.data as BellOptions[K];
   const issue = result.error.issues[0];
   const path = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
@@ -90,6 +90,16 @@ export function parseOption<K extends OptionName>(name: K, value: unknown): Bell
     'INVALID_OPTION',
     `<notification-bell> option "${attributeName(name)}${path}": ${issue?.message ?? 'invalid value'} (got ${describe(value)}).`,
   );
+}
+
+/** For a known broadcaster, validate against its own schema so the message points at the bad field. */
+function schemaFor(name: OptionName, value: unknown): z.ZodMiniType {
+  if (name === 'broadcasting' && typeof value === 'object' && value !== null) {
+    const broadcaster = (value as { broadcaster?: unknown }).broadcaster;
+    if (broadcaster === 'ws-channels') return wsChannelsSchema;
+    if (broadcaster === 'sse-hub') return sseHubSchema;
+  }
+  return optionSchemas[name];
 }
 
 function describe(value: unknown): string {
