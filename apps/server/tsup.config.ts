@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', bin: 'src/bin.ts' },
+  external: ['uWebSockets.js'],
   format: ['esm'],
   dts: true,
   sourcemap: true,

@@ -263,7 +263,7 @@ export class RealtimeServer {
     const subscribers = this.localSubscribers.get(topic);
     if (!subscribers) return;
     const excluded = exceptSocketId === undefined ? undefined : this.connections.get(exceptSocketId);
-    if (excluded && excluded.app === app && subscribers.has(excluded)) {
+    if (excluded && excluded.app.id === app.id && subscribers.has(excluded)) {
       excluded.socket.publishExceptSelf(topic, frame);
     } else {
       this.publisher.publish(topic, frame);

@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+import { parseCommand, usage, UsageError } from './cli.js';
+import { ConfigError, loadConfig } from './config/load-config.js';
+import { startDaemon, type Daemon } from './daemon.js';
+import { createLogging } from './logging.js';
+import { registerPid, signalRegisteredServers } from './pid-files.js';
+
+async function runServer(command: Extract<ReturnType<typeof parseCommand>, { name: 'server' }>): Promise<void> {
+  const load = () => loadConfig({ file: command.config, host: command.host, port: command.port });
+  let { config, generatedApp } = await load();
+  const logging = createLogging(config.logging);
+  const log = logging.scope('command.server');
+  const startLog = logging.scope('command.server.start');
+
+  if (generatedApp) {
+    const app = config.applications[0]!;
+    // Printed on purpose (stdout, not the log): the operator needs these to connect.
+    process.stdout.write(
+      `No applications configured; generated one for this run:\n  app id:     ${app.id}\n  app key:    ${app.key}\n  app secret: ${app.secret}\n`,
+    );
+  }
+
+  const start = () => startDaemon({ config, logging, allowUwsFallback: command.allowUwsFallback });
+  let daemon: Daemon = await start();
+  let unregister = registerPid(daemon.port);
+  startLog.info({ port: daemon.port, apps: config.applications.length, pid: process.pid }, 'server started');
+
+  let busy = false;
+  const shutdown = async (signal: string) => {
+    if (busy) return;
+    busy = true;
+    log.info({ signal }, 'shutting down');
+    const hardStop = setTimeout(() => process.exit(1), (config.servers[config.default]!.shutdown_grace_period + 5) * 1000);
+    hardStop.unref();
+    await daemon.stop('Server is shutting down, please reconnect.');
+    unregister();
+    process.exit(0);
+  };
+  const restart = async () => {
+    if (busy) return;
+    busy = true;
+    log.info({}, 'restarting');
+    try {
+      ({ config, generatedApp } = await load());
+    } catch (error) {
+      log.error({ err: error }, 'restart aborted: the new configuration is invalid; keeping the running server');
+      busy = false;
+      return;
+    }
+    await daemon.stop('Server is restarting, please reconnect.');
+    unregister();
+    daemon = await start();
+    unregister = registerPid(daemon.port);
+    startLog.info({ port: daemon.port }, 'server restarted');
+    busy = false;
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGHUP', () => void restart());
+}
+
+async function main(): Promise<void> {
+  const command = parseCommand(process.argv.slice(2));
+  switch (command.name) {
+    case 'help':
+      process.stdout.write(`${usage}\n`);
+      return;
+    case 'restart_server': {
+      const pids = signalRegisteredServers('SIGHUP');
+      process.stdout.write(pids.length ? `Asked ${pids.length} server(s) to restart: ${pids.join(', ')}\n` : 'No running server found on this host.\n');
+      return;
+    }
+    case 'server':
+      return runServer(command);
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${usage}\n`);
+  else if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+  else process.stderr.write(`realtime-server failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(error instanceof UsageError ? 64 : 1);
+});

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/**
+ * The daemon's configuration, in the original server's keys (snake_case).
+ * Every default is here, once. Timeouts are seconds, sizes bytes.
+ */
+const seconds = z.number().int().positive();
+const port = z.number().int().min(0).max(65_535);
+
+const tlsSchema = z.strictObject({
+  cert: z.string().min(1),
+  key: z.string().min(1),
+  passphrase: z.string().optional(),
+  ca: z.string().min(1).optional(),
+});
+
+export const serverSchema = z.strictObject({
+  host: z.string().min(1).default('0.0.0.0'),
+  port: port.default(8080),
+  /** Prefix before `/app/{key}` and the HTTP API, e.g. `/realtime`. */
+  path: z.string().regex(/^(\/[A-Za-z0-9._~-]+)*$/, 'must be empty or like /prefix').default(''),
+  hostname: z.string().optional(),
+  protocol_version: z.union([z.literal('7'), z.literal(7)]).default('7'),
+  options: z.strictObject({ tls: tlsSchema.optional() }).default({}),
+  max_request_size: z.number().int().positive().default(10_000),
+  ping_interval: seconds.optional(),
+  activity_timeout: seconds.optional(),
+  /** Seconds to wait for in-flight work on shutdown before exiting. */
+  shutdown_grace_period: seconds.default(5),
+});
+
+const webhookSchema = z.strictObject({
+  url: z.url(),
+  event_types: z.array(z.enum(['channel_occupied', 'channel_vacated', 'member_added', 'member_removed', 'client_event', 'cache_miss'])).optional(),
+  filter: z.strictObject({ channel_name_starts_with: z.string().optional(), channel_name_ends_with: z.string().optional() }).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+export const applicationSchema = z.strictObject({
+  id: z.coerce.string().min(1),
+  key: z.string().min(1),
+  secret: z.string().min(1),
+  name: z.string().optional(),
+  max_connections: z.number().int().positive().default(100),
+  enable_client_messages: z.boolean().default(true),
+  enable_statistics: z.boolean().default(true),
+  enable_debug: z.boolean().default(false),
+  allowed_origins: z.array(z.string().min(1)).min(1).default(['*']),
+  ping_interval: seconds.optional(),
+  activity_timeout: seconds.optional(),
+  max_message_size: z.number().int().positive().default(10_000),
+  max_presence_members: z.number().int().positive().optional(),
+  max_client_events_per_second: z.number().int().positive().optional(),
+  max_backend_events_per_second: z.number().int().positive().optional(),
+  max_frontend_events_per_second: z.number().int().positive().optional(),
+  max_read_requests_per_second: z.number().int().positive().optional(),
+  webhooks: z.array(webhookSchema).default([]),
+});
+
+const redisConnectionSchema = z.strictObject({
+  url: z.string().optional(),
+  host: z.string().default('127.0.0.1'),
+  port: port.default(6379),
+  username: z.string().optional(),
+  password: z.string().optional(),
+  database: z.number().int().min(0).default(0),
+  timeout: z.number().positive().default(5),
+});
+
+const scopeDefaults = {
+  'command.server': true,
+  'command.server.start': true,
+  'socket.server': true,
+  'socket.connection': false,
+  'socket.channel': false,
+  'socket.controller': true,
+  'socket.handler': true,
+} as const;
+
+export const configSchema = z.strictObject({
+  default: z.string().default('main'),
+  servers: z.record(z.string(), serverSchema).default({ main: serverSchema.parse({}) }),
+  applications: z.array(applicationSchema).default([]),
+  redis: redisConnectionSchema.default(redisConnectionSchema.parse({})),
+  scaling: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      channel: z.string().min(1).default('realtime:broadcast'),
+      server: redisConnectionSchema.partial().optional(),
+    })
+    .default({ enabled: false, channel: 'realtime:broadcast' }),
+  rate_limiter: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      driver: z.enum(['local', 'redis']).default('local'),
+      redis: redisConnectionSchema.partial().optional(),
+      cluster_mode: z.boolean().default(false),
+      max_backend_events_per_second: z.number().int().positive().default(100),
+      max_frontend_events_per_second: z.number().int().positive().default(10),
+      max_read_requests_per_second: z.number().int().positive().default(50),
+    })
+    .default({ enabled: false, driver: 'local', cluster_mode: false, max_backend_events_per_second: 100, max_frontend_events_per_second: 10, max_read_requests_per_second: 50 }),
+  logging: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      debug_enabled: z.boolean().default(false),
+      log_file: z.string().min(1).default('realtime'),
+      log_path: z.string().optional(),
+      scopes: z.record(z.string(), z.boolean()).default({}),
+    })
+    .default({ enabled: true, debug_enabled: false, log_file: 'realtime', scopes: {} }),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ServerConfig = z.infer<typeof serverSchema>;
+export type ApplicationConfig = z.infer<typeof applicationSchema>;
+export type RedisConnectionConfig = z.infer<typeof redisConnectionSchema>;
+export { scopeDefaults };

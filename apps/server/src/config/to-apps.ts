@@ -1,0 +1,26 @@
+import { createApp, type App } from '@org/protocol';
+import type { ApplicationConfig, ServerConfig } from './schema.js';
+
+/**
+ * Maps a configured application to the engine's App. For `ping_interval` and
+ * `activity_timeout`, the application's value wins over the server's, which
+ * wins over the defaults (30 s activity timeout, 60 s ping interval).
+ */
+export function toApp(app: ApplicationConfig, server: ServerConfig): App {
+  return createApp({
+    id: app.id,
+    key: app.key,
+    secret: app.secret,
+    name: app.name ?? app.id,
+    maxConnections: app.max_connections,
+    enableClientMessages: app.enable_client_messages,
+    enableStatistics: app.enable_statistics,
+    enableDebug: app.enable_debug,
+    allowedOrigins: app.allowed_origins,
+    activityTimeout: app.activity_timeout ?? server.activity_timeout ?? 30,
+    pingInterval: app.ping_interval ?? server.ping_interval ?? 60,
+    maxMessageSize: app.max_message_size,
+    ...(app.max_presence_members ? { maxPresenceMembers: app.max_presence_members } : {}),
+    ...(app.max_client_events_per_second ? { maxClientEventsPerSecond: app.max_client_events_per_second } : {}),
+  });
+}

@@ -1,0 +1,55 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { silentLogger, type Logger } from '@org/protocol';
+import pino from 'pino';
+import type { Config } from './config/schema.js';
+import { scopeDefaults } from './config/schema.js';
+
+export type Scope = keyof typeof scopeDefaults | (string & {});
+
+/** Paths pino blanks out wherever they appear, so secrets never reach a log line. */
+const redactPaths = [
+  'secret', '*.secret', 'auth', '*.auth', 'auth_signature', '*.auth_signature', 'authorization', '*.authorization',
+  'password', '*.password', 'token', '*.token', 'headers.authorization', 'webhook', '*.webhook',
+];
+
+export interface Logging {
+  /** The logger of a scope; a silent one when the scope (or logging) is off. */
+  scope(name: Scope): Logger;
+  readonly root: pino.Logger;
+}
+
+/**
+ * pino with the original server's scopes: JSON lines by default, pretty on a
+ * TTY, optionally also to `<log_path>/<log_file>.log`. Each line carries `scope`.
+ */
+export function createLogging(config: Config['logging'], options: { stream?: NodeJS.WritableStream; pretty?: boolean } = {}): Logging {
+  const level = config.debug_enabled ? 'debug' : 'info';
+  const streams: pino.StreamEntry[] = [];
+  const pretty = options.pretty ?? (options.stream === undefined && process.stdout.isTTY === true);
+  if (pretty) {
+    streams.push({ level, stream: pino.transport({ target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } }) });
+  } else {
+    streams.push({ level, stream: options.stream ?? process.stdout });
+  }
+  if (config.log_path) {
+    mkdirSync(config.log_path, { recursive: true });
+    streams.push({ level, stream: pino.destination({ dest: join(config.log_path, `${config.log_file}.log`), sync: false, mkdir: true }) });
+  }
+  const root = pino({ level, redact: { paths: redactPaths, censor: '[redacted]' }, base: null }, pino.multistream(streams));
+  const scopes: Record<string, boolean> = { ...scopeDefaults, ...config.scopes };
+  const cache = new Map<string, Logger>();
+
+  return {
+    root,
+    scope(name) {
+      let logger = cache.get(name);
+      if (!logger) {
+        const enabled = config.enabled && (scopes[name] ?? true);
+        logger = enabled ? (root.child({ scope: name }) as unknown as Logger) : silentLogger;
+        cache.set(name, logger);
+      }
+      return logger;
+    },
+  };
+}
