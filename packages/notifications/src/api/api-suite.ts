@@ -68,7 +68,8 @@ export function runApiSuite(name: string, openStore: () => Promise<NotificationS
       if (user) headers['X-Test-User'] = user;
       if (init.csrf !== false && user && method !== 'GET') headers['X-CSRF-Token'] = init.csrf ?? `csrf-${user}`;
       const res = await fetch(`${base}${path}`, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
-      return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as Record<string, any> };
+      return { status: res.status, type: res.headers.get('content-type'), // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions walk arbitrary JSON
+      body: (await res.json()) as Record<string, any> };
     };
     const seed = async (userId: string, count: number, overrides: Parameters<typeof content>[0] = {}) => {
       const created = [];

@@ -2,7 +2,7 @@ import type { Notifiable, Notification } from './contracts.js';
 
 /** What AnonymousNotifiable needs from the manager that created it. */
 export interface NotificationSender {
-  send(notifiables: Notifiable | readonly Notifiable[], notification: Notification): Promise<unknown>;
+  send(notifiables: object | readonly object[], notification: Notification): Promise<unknown>;
 }
 
 /**

@@ -46,8 +46,12 @@ export class NotificationManager {
     return this;
   }
 
-  async send(notifiables: Notifiable | readonly Notifiable[], notification: Notification): Promise<Delivery[]> {
-    const list: readonly Notifiable[] = Array.isArray(notifiables) ? notifiables : [notifiables as Notifiable];
+  /**
+   * Sends to one notifiable or a list. Any object is accepted (a user model with an `id` is
+   * enough for the built-in channels); `routeNotificationFor` is used when present.
+   */
+  async send(notifiables: object | readonly object[], notification: Notification): Promise<Delivery[]> {
+    const list = (Array.isArray(notifiables) ? notifiables : [notifiables]) as readonly Notifiable[];
     const deliveries: Delivery[] = [];
     const failures: DeliveryFailure[] = [];
     for (const notifiable of list) {
@@ -79,7 +83,7 @@ export class NotificationManager {
   }
 
   /** Same as send(), for one notifiable. */
-  notify(notifiable: Notifiable, notification: Notification): Promise<Delivery[]> {
+  notify(notifiable: object, notification: Notification): Promise<Delivery[]> {
     return this.send(notifiable, notification);
   }
 
