@@ -1,0 +1,27 @@
+import { validateTriggerEvent, type TriggerEvent } from '@org/protocol';
+import { defineEndpoint } from '../endpoint.js';
+import { eventBodySchema, parseInfo, parseJsonBody } from '../request-body.js';
+
+/** `POST /apps/:appId/events`: one event to 1..maxChannelsPerEvent channels. */
+export const triggerEvent = defineEndpoint({
+  method: 'POST',
+  path: '/events',
+  parse({ app, body }): TriggerEvent {
+    const parsed = parseJsonBody(body, eventBodySchema);
+    const event: TriggerEvent = {
+      name: parsed.name,
+      data: parsed.data,
+      channels: parsed.channels ?? (parsed.channel === undefined ? [] : [parsed.channel]),
+      socketId: parsed.socket_id,
+      info: parseInfo(parsed.info),
+    };
+    // Validated here, before the rate limiter is charged for it.
+    validateTriggerEvent(app, event);
+    return event;
+  },
+  cost: (event) => ({ kind: 'backend_events', points: event.channels.length }),
+  async run(server, app, event) {
+    const channels = await server.trigger(app, event);
+    return channels ? { channels } : {};
+  },
+});

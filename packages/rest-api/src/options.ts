@@ -1,0 +1,95 @@
+import type { App, RealtimeServer } from '@org/protocol';
+import { z } from 'zod';
+import { PusherApiError } from './errors.js';
+
+export type RateLimitKind = 'backend_events' | 'read';
+export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+export interface ResponseInfo {
+  /** The app of the request, once resolved from the path. */
+  app: App | undefined;
+  method: string;
+  /** The route pattern (e.g. `/apps/:appId/events`), or `unmatched`; low cardinality for metrics. */
+  route: string;
+  status: number;
+}
+
+export interface PusherApiOptions {
+  /** The engine whose apps, channels and connections the API serves. */
+  server: RealtimeServer;
+  /** Largest request body in bytes. Default `10_000`. */
+  maxRequestSize?: number;
+  /** Where the routes live, e.g. `/realtime`. Signatures are checked on the path without it. Default `''`. */
+  pathPrefix?: string;
+  /** Readiness for `/up` and `/pusher/health`; they also answer 503 while the server drains. */
+  ready?: () => boolean;
+  /** Serves `GET /metrics` when given. */
+  metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** Called after every response (metrics: HTTP requests by status). */
+  onResponse?: (info: ResponseInfo) => void;
+  /** Called before triggering (points = channels) and before reads (points = 1). */
+  rateLimit?: (app: App, kind: RateLimitKind, points: number) => Promise<RateLimitDecision>;
+  /** Called with unexpected errors (answered as 500 without details). */
+  onError?: (error: unknown, info: { method: string; route: string }) => void;
+}
+
+export interface ResolvedOptions {
+  server: RealtimeServer;
+  maxRequestSize: number;
+  pathPrefix: string;
+  ready: (() => boolean) | undefined;
+  metrics: PusherApiOptions['metrics'];
+  onResponse: PusherApiOptions['onResponse'];
+  rateLimit: PusherApiOptions['rateLimit'];
+  onError: PusherApiOptions['onError'];
+}
+
+const isFunction = (value: unknown) => typeof value === 'function';
+const optionalFunction = (key: string) =>
+  z.custom<never>(isFunction, { error: `${key} must be a function` }).optional();
+
+const looksLikeServer = (value: unknown): boolean => {
+  if (typeof value !== 'object' || value === null) return false;
+  const server = value as Partial<RealtimeServer>;
+  return typeof server.trigger === 'function' && typeof server.apps?.findById === 'function';
+};
+
+const schema = z.object({
+  server: z.custom<RealtimeServer>(looksLikeServer, { error: 'server must be a RealtimeServer from @org/protocol' }),
+  maxRequestSize: z
+    .number({ error: 'maxRequestSize must be a number of bytes' })
+    .int({ error: 'maxRequestSize must be an integer number of bytes' })
+    .min(1, { error: 'maxRequestSize must be at least 1 byte' })
+    .max(64 * 1024 * 1024, { error: 'maxRequestSize must be at most 67108864 bytes (64 MiB)' })
+    .default(10_000),
+  pathPrefix: z
+    .string({ error: 'pathPrefix must be a string such as "/realtime"' })
+    .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: 'pathPrefix must be "" or start with "/" and not end with "/", e.g. "/realtime"' })
+    .default(''),
+  ready: optionalFunction('ready'),
+  metrics: optionalFunction('metrics'),
+  onResponse: optionalFunction('onResponse'),
+  rateLimit: optionalFunction('rateLimit'),
+  onError: optionalFunction('onError'),
+});
+
+/** Validates the options once; throws `PusherApiError('INVALID_OPTION')` naming the key. */
+export function resolveOptions(options: PusherApiOptions): ResolvedOptions {
+  const parsed = schema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (!issue || issue.path.length === 0) throw new PusherApiError('INVALID_OPTION', '@org/rest-api: options must be an object');
+    throw new PusherApiError('INVALID_OPTION', `@org/rest-api: invalid option ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const { data } = parsed;
+  return {
+    server: data.server,
+    maxRequestSize: data.maxRequestSize,
+    pathPrefix: data.pathPrefix,
+    ready: options.ready,
+    metrics: options.metrics,
+    onResponse: options.onResponse,
+    rateLimit: options.rateLimit,
+    onError: options.onError,
+  };
+}

@@ -1,0 +1,51 @@
+import { PusherApiError } from './errors.js';
+
+/** More parameters than any Pusher endpoint needs; bounds the work a request can cause. */
+export const maxQueryParameters = 32;
+
+/**
+ * Parses a raw query string into percent-decoded values. `+` stays a plus:
+ * the Node SDK sends values unencoded and the PHP SDK encodes spaces as `%20`,
+ * so treating `+` as a space would break signatures of either. A repeated key
+ * keeps its last value; the signature is checked over the same map, so the
+ * caller cannot sign one value and act on another.
+ */
+export function parseQueryString(raw: string): Map<string, string> {
+  const query = new Map<string, string>();
+  if (raw === '') return query;
+  const pairs = raw.split('&');
+  if (pairs.length > maxQueryParameters) {
+    throw new PusherApiError('MALFORMED_REQUEST', `the query string has more than ${maxQueryParameters} parameters`);
+  }
+  for (const pair of pairs) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const key = decode(equals === -1 ? pair : pair.slice(0, equals));
+    const value = equals === -1 ? '' : decode(pair.slice(equals + 1));
+    query.set(key, value);
+  }
+  return query;
+}
+
+function decode(component: string): string {
+  if (!component.includes('%')) return component;
+  try {
+    return decodeURIComponent(component);
+  } catch {
+    throw new PusherApiError('MALFORMED_REQUEST', 'the query string has an invalid percent-encoding');
+  }
+}
+
+/** Splits a request URL into its raw path and raw query, without decoding either. */
+export function splitUrl(url: string): { path: string; query: string } {
+  const schemeEnd = url.indexOf('://');
+  const pathStart = schemeEnd === -1 ? url.indexOf('/') : url.indexOf('/', schemeEnd + 3);
+  if (pathStart === -1) return { path: '/', query: '' };
+  const queryStart = url.indexOf('?', pathStart);
+  const hashStart = url.indexOf('#', pathStart);
+  const pathEnd = queryStart !== -1 ? queryStart : hashStart !== -1 ? hashStart : url.length;
+  const path = url.slice(pathStart, pathEnd);
+  if (queryStart === -1) return { path, query: '' };
+  const queryEnd = hashStart > queryStart ? hashStart : url.length;
+  return { path, query: url.slice(queryStart + 1, queryEnd) };
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { PusherApiError } from './errors.js';
+
+/** "is required" when absent, else what was expected. */
+const expected = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`),
+});
+
+/** Fields both endpoints share; `data` must be a string, as Pusher requires. */
+const eventFields = {
+  name: z.string(expected('a string')).min(1, { error: 'must not be empty' }),
+  data: z.string(expected('a string (JSON-encode objects first, as the Pusher SDKs do)')),
+  socket_id: z.string({ error: 'must be a string like "1234.5678"' }).optional(),
+  info: z.string({ error: 'must be a comma-separated string' }).optional(),
+};
+
+export const eventBodySchema = z
+  .object({
+    ...eventFields,
+    channel: z.string({ error: 'must be a string' }).optional(),
+    channels: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' }).optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.channel === undefined && body.channels === undefined) {
+      context.addIssue({ code: 'custom', path: ['channels'], message: 'is required (or give "channel")' });
+    } else if (body.channel !== undefined && body.channels !== undefined) {
+      context.addIssue({ code: 'custom', path: ['channel'], message: 'give either "channel" or "channels", not both' });
+    }
+  });
+
+export const batchItemSchema = z.object({ ...eventFields, channel: z.string(expected('a string')) });
+
+export const batchBodySchema = z.object({
+  batch: z.array(batchItemSchema, expected('an array of events')),
+});
+
+export type EventBody = z.infer<typeof eventBodySchema>;
+export type BatchBody = z.infer<typeof batchBodySchema>;
+
+/** Parses a JSON body with a schema; every failure is a 400 naming the field. */
+export function parseJsonBody<T>(text: string, schema: z.ZodType<T>): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new PusherApiError('MALFORMED_REQUEST', 'the request body is not valid JSON');
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new PusherApiError('MALFORMED_REQUEST', 'the request body must be a JSON object');
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue ? fieldName(issue.path) : 'body';
+  throw new PusherApiError('INVALID_FIELD', `"${field}" ${issue?.message ?? 'is invalid'}`);
+}
+
+/** `["batch", 2, "channel"]` -> `batch[2].channel`. */
+function fieldName(path: readonly PropertyKey[]): string {
+  let name = '';
+  for (const part of path) {
+    if (typeof part === 'number') name += `[${part}]`;
+    else name += name === '' ? String(part) : `.${String(part)}`;
+  }
+  return name || 'body';
+}
+
+/** `info=subscription_count,user_count` -> the attribute names. */
+export function parseInfo(info: string | undefined): string[] {
+  if (info === undefined) return [];
+  return info
+    .split(',')
+    .map((attribute) => attribute.trim())
+    .filter((attribute) => attribute !== '');
+}
