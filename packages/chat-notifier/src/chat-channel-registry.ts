@@ -76,11 +76,12 @@ export class ChatChannelRegistry implements NotificationChannel {
   }
 
   /** NotificationChannel: renders `toChat()`, resolves the route and posts through the instance named `channel`. */
-  async send(notifiable: Notifiable, notification: Notification, channel = 'chat'): Promise<void> {
+  async send(notifiable: object, notification: Notification, channel = 'chat'): Promise<void> {
     const instance = this.get(channel);
-    const content = await renderChatContent(notifiable, notification, channel);
+    const recipient = notifiable as Notifiable; // any object; its routing methods are optional
+    const content = await renderChatContent(recipient, notification, channel);
     if (content === null) return;
-    await instance.send(resolveChatRoute(notifiable, notification, channel), content);
+    await instance.send(resolveChatRoute(recipient, notification, channel), content);
   }
 
   /**
@@ -88,7 +89,7 @@ export class ChatChannelRegistry implements NotificationChannel {
    * `chat`/`chat-*` name the notification's via() returns and ignores the
    * rest. Failures of one instance do not stop the others; the first is rethrown.
    */
-  async notify(notifiables: Notifiable | readonly Notifiable[], notification: Notification): Promise<void> {
+  async notify(notifiables: object | readonly object[], notification: Notification): Promise<void> {
     await dispatchToChat(this, notifiables, notification);
   }
 
@@ -114,10 +115,11 @@ export class ChatChannelRegistry implements NotificationChannel {
 /** Sends `notification` to each notifiable through the chat names in its via(). */
 export async function dispatchToChat(
   channel: NotificationChannel,
-  notifiables: Notifiable | readonly Notifiable[],
+  notifiables: object | readonly object[],
   notification: Notification,
 ): Promise<void> {
-  const list: readonly Notifiable[] = Array.isArray(notifiables) ? notifiables : [notifiables as Notifiable];
+  // Any object can be notified; its routing methods are optional.
+  const list = (Array.isArray(notifiables) ? notifiables : [notifiables]) as readonly Notifiable[];
   const sends: Promise<void>[] = [];
   for (const notifiable of list) {
     for (const name of notification.via(notifiable)) {

@@ -47,24 +47,25 @@ export class ChatFake implements NotificationChannel {
     }
   }
 
-  async send(notifiable: Notifiable, notification: Notification, channel = 'chat'): Promise<void> {
+  async send(notifiable: object, notification: Notification, channel = 'chat'): Promise<void> {
     const config = this.#config(channel);
-    const content = await renderChatContent(notifiable, notification, channel);
+    const recipient = notifiable as Notifiable; // any object; its routing methods are optional
+    const content = await renderChatContent(recipient, notification, channel);
     if (content === null) return;
-    const target = resolveChatRoute(notifiable, notification, channel);
+    const target = resolveChatRoute(recipient, notification, channel);
     const { payload } = preparePayload(target, content, {
       channel: config.channel,
       override_channel: config.override_channel ?? true,
       max_payload_bytes: config.max_payload_bytes ?? 1024 * 1024,
       instance: channel,
     });
-    this.#sent.push({ instance: channel, notifiable, notification, target, payload, onDemand: isOnDemandNotifiable(notifiable) });
+    this.#sent.push({ instance: channel, notifiable: recipient, notification, target, payload, onDemand: isOnDemandNotifiable(notifiable) });
   }
 
   readonly resolver = (name: string): NotificationChannel | undefined => (INSTANCE_NAME.test(name) ? this : undefined);
 
   /** Sends through every chat name in the notification's via(), like ChatChannelRegistry.notify. */
-  async notify(notifiables: Notifiable | readonly Notifiable[], notification: Notification): Promise<void> {
+  async notify(notifiables: object | readonly object[], notification: Notification): Promise<void> {
     await dispatchToChat(this, notifiables, notification);
   }
 
@@ -83,7 +84,7 @@ export class ChatFake implements NotificationChannel {
   }
 
   /** Recorded sends of `type` (and to `notifiable`, when given) that match `predicate`. */
-  sentOf<N extends Notification>(type: NotificationClass<N>, notifiable?: Notifiable, predicate?: Predicate<N>): SentChatNotification<N>[] {
+  sentOf<N extends Notification>(type: NotificationClass<N>, notifiable?: object, predicate?: Predicate<N>): SentChatNotification<N>[] {
     return this.#sent.filter(
       (s): s is SentChatNotification<N> =>
         s.notification instanceof type &&
@@ -94,11 +95,11 @@ export class ChatFake implements NotificationChannel {
 
   /** Passes if each notifiable got `type`; a number checks the exact count instead of "at least one". */
   assertSentTo<N extends Notification>(
-    notifiables: Notifiable | readonly Notifiable[],
+    notifiables: object | readonly object[],
     type: NotificationClass<N>,
     predicateOrTimes?: Predicate<N> | number,
   ): void {
-    const list: readonly Notifiable[] = Array.isArray(notifiables) ? notifiables : [notifiables as Notifiable];
+    const list: readonly object[] = Array.isArray(notifiables) ? notifiables : [notifiables];
     for (const notifiable of list) {
       const predicate = typeof predicateOrTimes === 'function' ? predicateOrTimes : undefined;
       const count = this.sentOf(type, notifiable, predicate).length;
@@ -127,7 +128,7 @@ export class ChatFake implements NotificationChannel {
     if (count !== times) fail(`Expected ${type.name} to be sent ${times} time(s), but it was sent ${count} time(s). ${this.#summary()}`);
   }
 
-  assertNotSentTo<N extends Notification>(notifiable: Notifiable, type: NotificationClass<N>, predicate?: Predicate<N>): void {
+  assertNotSentTo<N extends Notification>(notifiable: object, type: NotificationClass<N>, predicate?: Predicate<N>): void {
     const count = this.sentOf(type, notifiable, predicate).length;
     if (count > 0) fail(`Expected ${type.name} not to be sent to the notifiable${predicate ? ' matching the predicate' : ''}, but it was sent ${count} time(s).`);
   }

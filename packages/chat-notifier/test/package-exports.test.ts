@@ -1,0 +1,29 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// Runs against the built output (turbo builds before testing), so a broken exports map fails here.
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const built = existsSync(`${dist}index.js`) && existsSync(`${dist}testing.cjs`);
+if (!built && process.env.CI === 'true') throw new Error('dist/ is missing: run `pnpm --filter @org/chat-notifier build` before the tests');
+if (!built) console.warn('package-exports.test.ts: skipped because dist/ is missing; run the build first');
+
+describe.runIf(built)('published entry points', () => {
+  it('ESM and CJS builds of both entries export the public API', async () => {
+    const esm = (await import(`${dist}index.js`)) as Record<string, unknown>;
+    const esmTesting = (await import(`${dist}testing.js`)) as Record<string, unknown>;
+    const require = createRequire(import.meta.url);
+    const cjs = require(`${dist}index.cjs`) as Record<string, unknown>;
+    const cjsTesting = require(`${dist}testing.cjs`) as Record<string, unknown>;
+    for (const mod of [esm, cjs]) {
+      for (const name of ['ChatMessage', 'ChatAttachment', 'ChatChannel', 'ChatChannelRegistry', 'CouldNotSendNotification', 'UndiciTransport']) {
+        expect(typeof mod[name], name).toBe('function');
+      }
+    }
+    for (const mod of [esmTesting, cjsTesting]) {
+      expect(typeof mod.ChatFake).toBe('function');
+      expect(typeof mod.RecordingTransport).toBe('function');
+    }
+  });
+});
