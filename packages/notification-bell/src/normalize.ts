@@ -2,7 +2,7 @@ import { NotificationBellError } from './errors.js';
 import { ACTION_TYPES, ICON_NAMES } from './types.js';
 import type { ActionType, AppNotification, IconName, NotificationAction } from './types.js';
 
-// Hand-written rather than zod: this runs on every poll and push, and keeps the bundle small.
+// Hand-written (no schema library): this runs on every poll and push, and keeps the bundle small.
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

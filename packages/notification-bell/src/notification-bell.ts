@@ -450,16 +450,16 @@ export class NotificationBell extends LitElement {
     const store = this.store;
     const items = store.items;
     if (items.length === 0) {
-      if (store.isLoading || !store.hasLoaded) {
-        return html`<div class="state" part="loading"><slot name="loading">${this.renderLoading ? this.renderLoading() : messages.loading}</slot></div>`;
-      }
-      if (store.error) {
+      if (store.error && !store.isLoading) {
         const retry = () => void store.refresh();
         return html`<div class="state" part="error" role="alert">
           <slot name="error">${this.renderError
             ? this.renderError(retry)
             : html`<p>${messages.error}</p><button type="button" class="text-button" part="retry" @click=${retry}>${messages.retry}</button>`}</slot>
         </div>`;
+      }
+      if (store.isLoading || !store.hasLoaded) {
+        return html`<div class="state" part="loading"><slot name="loading">${this.renderLoading ? this.renderLoading() : messages.loading}</slot></div>`;
       }
       return html`<div class="state" part="empty"><slot name="empty">${this.renderEmpty ? this.renderEmpty() : messages.empty}</slot></div>`;
     }

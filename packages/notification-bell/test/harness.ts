@@ -1,0 +1,75 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { ContractServer, CSRF_TOKEN } from './contract-server.js';
+
+export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const screenshotDir = join(packageRoot, 'artifacts', 'screenshots');
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const inCI = process.env.CI === 'true';
+/** In CI a missing Chromium must fail (launch throws); elsewhere the suite is skipped with a message. */
+export const runBrowserTests = inCI || existsSync(chromiumPath);
+if (!runBrowserTests) {
+  console.warn(`[notification-bell] skipping browser tests: no Chromium at ${chromiumPath} (set CHROMIUM_PATH). In CI (CI=true) this is a failure.`);
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+export async function bundleBell(): Promise<string> {
+  const result = await build({
+    entryPoints: [join(packageRoot, 'test', 'browser-entry.ts')],
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    external: ['pusher-js'],
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]?.text ?? '';
+}
+
+export async function startServer(): Promise<ContractServer> {
+  const require = createRequire(import.meta.url);
+  const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  mkdirSync(screenshotDir, { recursive: true });
+  return new ContractServer({
+    files: {
+      '/bell.js': ['text/javascript', await bundleBell()],
+      '/axe.js': ['text/javascript', axe],
+    },
+  }).listen();
+}
+
+export interface PageOptions {
+  attributes?: string;
+  htmlClass?: string;
+  wrapperTheme?: string;
+  /** Markup before the bell, e.g. a focusable element for keyboard tests. */
+  before?: string;
+}
+
+export function testPage({ attributes = '', htmlClass = '', wrapperTheme, before = '' }: PageOptions = {}): string {
+  const bell = `<notification-bell ${attributes}></notification-bell>`;
+  return `<!doctype html>
+<html lang="en" class="${htmlClass}">
+<head>
+<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="csrfToken" content="${CSRF_TOKEN}">
+<title>Bell test page</title>
+<style>body { font-family: sans-serif; margin: 0; } header.app { display: flex; justify-content: flex-end; align-items: center; gap: 8px; padding: 8px 16px; }
+html.dark body, [data-theme=dark] { background: #010409; color: #f0f6fc; }</style>
+<script type="module" src="/bell.js"></script>
+</head>
+<body><header class="app">${before}${wrapperTheme ? `<div data-theme="${wrapperTheme}">${bell}</div>` : bell}</header>
+<main><h1>Dashboard</h1><p>Page content.</p></main></body></html>`;
+}
