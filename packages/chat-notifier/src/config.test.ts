@@ -67,6 +67,7 @@ describe('resolveChatConfig', () => {
       /headers: "Content-Type" is set by the notifier/,
     );
     expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, headers: { 'bad header': 'x' } }, {}))).toMatch(/not a valid header name/);
+    expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, headers: { 'x-a': 'v\r\nx-injected: 1' } }, {}))).toMatch(/headers: "x-a" must not contain line breaks/);
   });
 
   it('accepts retry: false and a partial retry policy merged over the defaults', () => {

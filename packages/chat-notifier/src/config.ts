@@ -78,7 +78,8 @@ const configSchema = z
         error: 'headers: expected an object of header name → string value',
       })
       .superRefine((headers, ctx) => {
-        for (const name of Object.keys(headers)) {
+        for (const [name, value] of Object.entries(headers)) {
+          if (/[\r\n\0]/.test(value)) ctx.addIssue({ code: 'custom', message: `headers: "${name}" must not contain line breaks or NUL` });
           if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', message: `headers: "${name}" is not a valid header name` });
           else if (RESERVED_HEADERS.has(name.toLowerCase())) {
             ctx.addIssue({ code: 'custom', message: `headers: "${name}" is set by the notifier and cannot be overridden` });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
@@ -149,12 +149,17 @@ export function makeSelfSignedCert(): { key: string; cert: string; certPath: str
   const dir = mkdtempSync(join(tmpdir(), 'chat-notifier-tls-'));
   const keyPath = join(dir, 'key.pem');
   const certPath = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
-    { stdio: 'ignore' },
-  );
+  const openssl = ['/usr/bin/openssl', '/usr/local/bin/openssl'].find((p) => existsSync(p)) ?? 'openssl';
+  try {
+    execFileSync(
+      openssl,
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1',
+        '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
+      { stdio: 'ignore' },
+    );
+  } catch (error) {
+    throw new Error(`The TLS tests need the openssl binary to make a test certificate (apt-get install openssl): ${(error as Error).message}`);
+  }
   return {
     key: readFileSync(keyPath, 'utf8'),
     cert: readFileSync(certPath, 'utf8'),
