@@ -1,0 +1,57 @@
+import { createStaticAppProvider, RealtimeServer } from '@org/protocol';
+import { describe, expect, it } from 'vitest';
+import { createPusherApi } from './create-pusher-api.js';
+import { PusherApiError } from './errors.js';
+import type { PusherApiOptions } from './options.js';
+
+const server = new RealtimeServer({ apps: createStaticAppProvider([{ id: '1', key: 'k', secret: 's' }]) });
+
+function optionError(options: unknown): PusherApiError {
+  try {
+    createPusherApi(options as PusherApiOptions);
+  } catch (error) {
+    if (error instanceof PusherApiError) return error;
+    throw error;
+  }
+  throw new Error('expected createPusherApi to throw');
+}
+
+describe('createPusherApi options', () => {
+  it.each([
+    [{}, 'invalid option server: server must be a RealtimeServer from @org/protocol'],
+    [{ server: {} }, 'invalid option server: server must be a RealtimeServer'],
+    [{ server, maxRequestSize: 0 }, 'invalid option maxRequestSize: maxRequestSize must be at least 1 byte'],
+    [{ server, maxRequestSize: 1.5 }, 'invalid option maxRequestSize: maxRequestSize must be an integer number of bytes'],
+    [{ server, maxRequestSize: '10kb' }, 'invalid option maxRequestSize: maxRequestSize must be a number of bytes'],
+    [{ server, maxRequestSize: 2 ** 40 }, 'maxRequestSize must be at most 67108864 bytes'],
+    [{ server, pathPrefix: 'realtime' }, 'invalid option pathPrefix: pathPrefix must be "" or start with "/"'],
+    [{ server, pathPrefix: '/realtime/' }, 'pathPrefix must be "" or start with "/" and not end with "/"'],
+    [{ server, ready: true }, 'invalid option ready: ready must be a function'],
+    [{ server, metrics: 'yes' }, 'invalid option metrics: metrics must be a function'],
+    [{ server, rateLimit: {} }, 'invalid option rateLimit: rateLimit must be a function'],
+    [{ server, onResponse: 1 }, 'invalid option onResponse: onResponse must be a function'],
+  ])('refuses %j naming the key', (options, message) => {
+    const error = optionError(options);
+    expect(error.code).toBe('INVALID_OPTION');
+    expect(error.message).toContain(message);
+  });
+
+  it('refuses a missing options object', () => {
+    expect(optionError(undefined).message).toBe('@org/rest-api: options must be an object');
+  });
+
+  it('accepts the minimal and the full option set', () => {
+    expect(createPusherApi({ server }).fetch).toBeTypeOf('function');
+    const full: PusherApiOptions = {
+      server,
+      maxRequestSize: 20_000,
+      pathPrefix: '/realtime',
+      ready: () => true,
+      metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
+      onResponse: () => {},
+      rateLimit: () => Promise.resolve({ allowed: true }),
+      onError: () => {},
+    };
+    expect(createPusherApi(full).fetch).toBeTypeOf('function');
+  });
+});
