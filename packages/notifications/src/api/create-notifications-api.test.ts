@@ -1,5 +1,6 @@
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBroadcaster } from '../broadcast/memory-broadcaster.js';
 import { createPgliteStore } from '../store/create-pglite-store.js';
 import { createPostgresStore } from '../store/create-postgres-store.js';
@@ -28,25 +29,28 @@ if (url) {
 }
 
 describe('createNotificationsApi options', () => {
-  const stores: { close(): Promise<void> }[] = [];
-  afterAll(async () => {
-    for (const s of stores) await s.close();
+  // One embedded database for these small cases (each store gets its own schema): start-up is the slow part.
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await PGlite.create();
   });
+  afterAll(async () => {
+    await db.close();
+  });
+  const openStore = () => createPgliteStore({ db, schema: uniqueSchema('opts') });
 
   it('names the missing or wrong option', () => {
     expect(() => createNotificationsApi({} as never)).toThrow(/option "store"/);
   });
 
   it('rejects a csrf option that is neither token nor verify', async () => {
-    const store = await createPgliteStore();
-    stores.push(store);
+    const store = await openStore();
     expect(() => createNotificationsApi({ store, resolveUser: () => null, csrf: {} as never })).toThrow(/option "csrf"/);
     expect(() => createNotificationsApi({ store, resolveUser: () => null, csrf: { verify: () => true }, defaultLimit: 200 })).toThrow(/"defaultLimit"/);
   });
 
   it('uses a host verify() for CSRF and answers 503 on /broadcasting/auth without broadcaster credentials', async () => {
-    const store = await createPgliteStore();
-    stores.push(store);
+    const store = await openStore();
     const app = createNotificationsApi({
       store,
       resolveUser: () => ({ id: 7 }),
@@ -63,7 +67,7 @@ describe('createNotificationsApi options', () => {
   });
 
   it('answers 500 INTERNAL_ERROR as JSON, without details, when the store fails', async () => {
-    const store = await createPgliteStore();
+    const store = await openStore();
     await store.close();
     const app = createNotificationsApi({ store, resolveUser: () => ({ id: 'u' }), csrf: { token: () => 't' } });
     const res = await app.request('/notification/notifications.json');
