@@ -43,6 +43,14 @@ describe('request signatures', () => {
     expect(await terminate.json()).toEqual({});
   });
 
+  it('accepts a channel name signed raw but percent-encoded on the wire', async () => {
+    await api.subscriber('presence-a@b', { presence: { user_id: 'u1' } });
+    const query = signedQuery({ method: 'GET', path: '/apps/app-1/channels/presence-a@b/users' });
+    const response = await fetch(`${api.baseUrl}/apps/app-1/channels/presence-a%40b/users?${query}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ users: [{ id: 'u1' }] });
+  });
+
   it('accepts body_md5 of an empty body on a POST without body', async () => {
     const response = await signedFetch(api.baseUrl, { method: 'POST', path: '/apps/app-1/users/u1/terminate_connections', alwaysBodyMd5: true });
     expect(response.status).toBe(200);

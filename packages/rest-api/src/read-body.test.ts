@@ -17,7 +17,7 @@ function endlessBody(chunkSize: number) {
   return { stream, state };
 }
 
-const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+const post = (body: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
   new Request('http://127.0.0.1/x', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
 
 describe('readBody', () => {
