@@ -50,13 +50,13 @@ describe('channel names', () => {
     const name = 'c'.repeat(165);
     const { event, data } = await subscribeRaw(name);
     expect(event).toBe('pusher:subscription_error');
-    expect(data).toMatchObject({ type: 'InvalidChannel', error: expect.stringContaining('164') });
+    expect(data).toEqual({ type: 'InvalidChannel', error: expect.stringContaining('164'), status: 4009 });
   });
 
   it.each(['with space', 'emoji-😀', 'slash/name', 'star*'])('refuses the channel name %j', async (name) => {
     const { event, data } = await subscribeRaw(name);
     expect(event).toBe('pusher:subscription_error');
-    expect(data).toMatchObject({ type: 'InvalidChannel' });
+    expect(data).toMatchObject({ type: 'InvalidChannel', status: 4009 });
   });
 
   it('refuses a 165-character channel over HTTP with 400 and accepts 164', async () => {
@@ -133,7 +133,7 @@ describe('presence limits', () => {
     for (const id of ['m1', 'm2', 'm3']) expect((await subscribeRaw('presence-full', { user_id: id })).event).toBe('pusher_internal:subscription_succeeded');
     const fourth = await subscribeRaw('presence-full', { user_id: 'm4' });
     expect(fourth.event).toBe('pusher:subscription_error');
-    expect(fourth.data).toMatchObject({ type: 'LimitReached', error: expect.any(String), status: expect.any(Number) });
+    expect(fourth.data).toEqual({ type: 'LimitReached', error: expect.any(String), status: 4100 });
   });
 
   it('still lets an existing member of a full presence channel join from another socket', async () => {
@@ -146,7 +146,7 @@ describe('presence limits', () => {
     expect((await subscribeRaw('presence-ids', { user_id: 'i'.repeat(128) })).event).toBe('pusher_internal:subscription_succeeded');
     const tooLong = await subscribeRaw('presence-ids', { user_id: 'i'.repeat(129) });
     expect(tooLong.event).toBe('pusher:subscription_error');
-    expect(tooLong.data).toMatchObject({ type: 'LimitReached' });
+    expect(tooLong.data).toMatchObject({ type: 'LimitReached', status: 4301 });
   });
 
   it('refuses a presence user_info over 1 KB', async () => {
@@ -154,7 +154,7 @@ describe('presence limits', () => {
     expect(fits.event).toBe('pusher_internal:subscription_succeeded');
     const big = await subscribeRaw('presence-info', { user_id: 'big', user_info: { bio: 'b'.repeat(1_001) } });
     expect(big.event).toBe('pusher:subscription_error');
-    expect(big.data).toMatchObject({ type: 'LimitReached' });
+    expect(big.data).toMatchObject({ type: 'LimitReached', status: 4301 });
   });
 
   it('refuses a sign-in with a 129-character user id with 4009', async () => {
