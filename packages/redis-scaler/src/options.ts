@@ -1,0 +1,131 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '@org/protocol';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { RedisScalerError } from './errors.js';
+
+/** The log lines the scaler writes: one per outage, one per recovery, reaped nodes. */
+export type ScalerLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
+
+/** A presence member that left the cluster because its node died. */
+export interface RemovedMember {
+  appId: string;
+  channel: string;
+  userId: string;
+}
+
+/** A channel whose last subscriber was on a node that died. */
+export interface VacatedChannel {
+  appId: string;
+  channel: string;
+}
+
+export interface RedisScalerOptions {
+  /** An ioredis client. The scaler duplicates it for its own command and subscriber connections and never closes it. */
+  redis: Redis;
+  /** Namespace of every key and of the pub/sub channel. Default `'realtime'`. */
+  prefix?: string;
+  /** Unique per running node. Default `<hostname>-<pid>-<random>`. */
+  nodeId?: string;
+  /** How often this node reports itself alive and looks for dead nodes, in ms. Default `2000`. */
+  heartbeatIntervalMs?: number;
+  /** A node silent for this long is dead and its state is removed, in ms. Default `6000`. */
+  nodeTimeoutMs?: number;
+  /** A Redis command that takes longer counts as an outage; the call falls back to local state, in ms. Default `1000`. */
+  commandTimeoutMs?: number;
+  /** Where outages, recoveries and reaped nodes are logged. Default: silent. */
+  logger?: ScalerLogger;
+  /** Called on the one node that removed a dead node: presence users that thereby left the cluster entirely. */
+  onRemoteMembersRemoved?: (removed: RemovedMember[]) => void;
+  /** Called on the one node that removed a dead node: channels that thereby have no subscriber left. */
+  onRemoteChannelsVacated?: (vacated: VacatedChannel[]) => void;
+}
+
+export interface ResolvedOptions {
+  redis: Redis;
+  prefix: string;
+  nodeId: string;
+  heartbeatIntervalMs: number;
+  nodeTimeoutMs: number;
+  commandTimeoutMs: number;
+  logger: ScalerLogger;
+  onRemoteMembersRemoved: ((removed: RemovedMember[]) => void) | undefined;
+  onRemoteChannelsVacated: ((vacated: VacatedChannel[]) => void) | undefined;
+}
+
+const noop = () => {};
+const silent: ScalerLogger = { info: noop, warn: noop, error: noop };
+
+const looksLikeIoredis = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && typeof (value as Partial<Redis>).duplicate === 'function';
+
+const isFunction = (value: unknown) => typeof value === 'function';
+const optionalFunction = (key: string) => z.custom<never>(isFunction, { error: `${key} must be a function` }).optional();
+
+const looksLikeLogger = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  ['info', 'warn', 'error'].every((level) => typeof (value as Record<string, unknown>)[level] === 'function');
+
+const milliseconds = (key: string, min: number, max: number, fallback: number) =>
+  z
+    .number({ error: `${key} must be a number of milliseconds` })
+    .int({ error: `${key} must be an integer number of milliseconds` })
+    .min(min, { error: `${key} must be at least ${min} ms` })
+    .max(max, { error: `${key} must be at most ${max} ms` })
+    .default(fallback);
+
+const schema = z
+  .object({
+    redis: z.custom<Redis>(looksLikeIoredis, { error: 'redis must be an ioredis client (new Redis(url))' }),
+    prefix: z
+      .string({ error: 'prefix must be a string such as "realtime"' })
+      .min(1, { error: 'prefix must be a non-empty string such as "realtime"' })
+      .max(200, { error: 'prefix must be at most 200 characters' })
+      .regex(/^[\x21-\x7e]+$/, { error: 'prefix must be printable ASCII without spaces, e.g. "realtime:broadcast"' })
+      .default('realtime'),
+    nodeId: z
+      .string({ error: 'nodeId must be a string' })
+      // `|` separates node and socket ids inside Redis; keep ids printable too.
+      .regex(/^[A-Za-z0-9._:@-]{1,100}$/, { error: 'nodeId must be 1 to 100 characters of A-Z a-z 0-9 . _ : @ -' })
+      .optional(),
+    heartbeatIntervalMs: milliseconds('heartbeatIntervalMs', 50, 60_000, 2_000),
+    nodeTimeoutMs: milliseconds('nodeTimeoutMs', 150, 600_000, 6_000),
+    commandTimeoutMs: milliseconds('commandTimeoutMs', 10, 60_000, 1_000),
+    logger: z.custom<ScalerLogger>(looksLikeLogger, { error: 'logger must have info, warn and error functions' }).optional(),
+    onRemoteMembersRemoved: optionalFunction('onRemoteMembersRemoved'),
+    onRemoteChannelsVacated: optionalFunction('onRemoteChannelsVacated'),
+  })
+  .refine((options) => options.nodeTimeoutMs >= 2 * options.heartbeatIntervalMs, {
+    // One missed beat must not get a live node reaped.
+    error: 'nodeTimeoutMs must be at least twice heartbeatIntervalMs',
+    path: ['nodeTimeoutMs'],
+  });
+
+function defaultNodeId(): string {
+  const host = hostname().replace(/[^A-Za-z0-9._-]/g, '').slice(0, 60) || 'node';
+  return `${host}-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Validates the options once; throws `RedisScalerError('INVALID_OPTION')` naming the key. */
+export function resolveOptions(options: RedisScalerOptions): ResolvedOptions {
+  const parsed = schema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (!issue || issue.path.length === 0) throw new RedisScalerError('INVALID_OPTION', '@org/redis-scaler: options must be an object with a redis client');
+    throw new RedisScalerError('INVALID_OPTION', `@org/redis-scaler: invalid option ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const { data } = parsed;
+  return {
+    redis: data.redis,
+    prefix: data.prefix,
+    nodeId: data.nodeId ?? defaultNodeId(),
+    heartbeatIntervalMs: data.heartbeatIntervalMs,
+    nodeTimeoutMs: data.nodeTimeoutMs,
+    commandTimeoutMs: data.commandTimeoutMs,
+    logger: options.logger ?? silent,
+    onRemoteMembersRemoved: options.onRemoteMembersRemoved,
+    onRemoteChannelsVacated: options.onRemoteChannelsVacated,
+  };
+}

@@ -1,0 +1,550 @@
+import { frames } from '@org/protocol';
+import type { CachedEvent, ClusterMessage, ClusterMessageHandler, PresenceJoin, PresenceMember, Scaler } from '@org/protocol';
+import type { Redis, RedisOptions } from 'ioredis';
+import { decodeMessage, encodeMessage, ownMessagePrefix } from './bus-codec.js';
+import { RedisScalerError } from './errors.js';
+import { crashForTests } from './internal.js';
+import { createKeys, socketMember, type Keys } from './keys.js';
+import { LocalState } from './local-state.js';
+import { resolveOptions, type RedisScalerOptions, type RemovedMember, type ResolvedOptions, type VacatedChannel } from './options.js';
+import { defineScripts, entry, type ScriptClient, type ScriptPipeline } from './scripts.js';
+
+/** A `Scaler` backed by Redis, with what an operator may want to see. */
+export interface RedisScaler extends Scaler {
+  /** The namespace of this deployment's keys and bus. */
+  readonly prefix: string;
+  /** False while Redis is unreachable or not yet resynchronised: answers then come from this node's own state. */
+  readonly connected: boolean;
+}
+
+const OFFLINE = Symbol('offline');
+type Offline = typeof OFFLINE;
+
+/** A join replayed during resynchronisation is never refused: the socket is already in. */
+const unlimitedMembers = 2_147_483_647;
+/** Presence changes remembered during an outage, to announce to the other nodes afterwards. */
+const maxOutageAnnouncements = 10_000;
+
+/** Reconnect delays: 100 ms doubling up to 2 s, retried forever. */
+const reconnectBackoff = (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 6), 2_000);
+
+interface PresenceKey {
+  appId: string;
+  channel: string;
+  userId: string;
+}
+
+/**
+ * Creates the Redis scaler: cross-node delivery over pub/sub and
+ * cluster-wide connections, subscriptions, presence and cached events kept
+ * in Redis by each node. See the README for the key layout.
+ *
+ * @example
+ * ```ts
+ * const server = new RealtimeServer({ apps, scaler: createRedisScaler({ redis: new Redis(url), prefix: 'realtime' }) });
+ * ```
+ */
+export function createRedisScaler(options: RedisScalerOptions): RedisScaler {
+  return new RedisScalerNode(resolveOptions(options));
+}
+
+class RedisScalerNode implements RedisScaler {
+  readonly nodeId: string;
+  readonly prefix: string;
+  readonly #options: ResolvedOptions;
+  readonly #keys: Keys;
+  readonly #nodeKey: string;
+  readonly #ownPrefix: string;
+  readonly #state = new LocalState();
+  readonly #commands: ScriptClient;
+  readonly #subscriber: Redis;
+  readonly #firstReady: Promise<void>;
+  readonly #heartbeat: ReturnType<typeof setInterval>;
+  /** How long start-up calls wait for a first connection before answering locally. */
+  readonly #connectWaitMs: number;
+  #startupSettled = false;
+  #handler: ClusterMessageHandler | undefined;
+  #closed = false;
+  #synced = false;
+  #outageLogged = false;
+  #droppedMessages = 0;
+  #invalidMessages = 0;
+  #beating = false;
+  #resyncing: Promise<void> | undefined;
+  readonly #joinedOffline = new Map<string, PresenceKey & { userInfo: string }>();
+  readonly #leftOffline = new Map<string, PresenceKey>();
+
+  constructor(options: ResolvedOptions) {
+    this.#options = options;
+    this.nodeId = options.nodeId;
+    this.prefix = options.prefix;
+    this.#keys = createKeys(options.prefix);
+    this.#nodeKey = this.#keys.node(options.nodeId);
+    this.#ownPrefix = ownMessagePrefix(options.nodeId);
+
+    // Own connections, so the caller's client keeps its options and listeners.
+    const common: Partial<RedisOptions> = {
+      lazyConnect: false,
+      keyPrefix: '',
+      retryStrategy: reconnectBackoff,
+      connectionName: `realtime-scaler:${options.nodeId}`,
+    };
+    // No offline queue and no resend: a command either runs now, in order, or
+    // fails at once and the node answers from its own state; resync repairs Redis later.
+    this.#commands = defineScripts(
+      options.redis.duplicate({
+        ...common,
+        enableOfflineQueue: false,
+        autoResendUnfulfilledCommands: false,
+        maxRetriesPerRequest: 0,
+        commandTimeout: options.commandTimeoutMs,
+      }),
+    );
+    this.#subscriber = options.redis.duplicate({ ...common, enableOfflineQueue: true, autoResubscribe: true, maxRetriesPerRequest: null });
+
+    this.#commands.on('error', (error: unknown) => this.#markDown(error));
+    this.#commands.on('close', () => this.#markDown(new Error('connection closed')));
+    // Registered before #firstReady's listener: the resync is sent before any waiting call.
+    this.#commands.on('ready', () => void this.#resync());
+    this.#subscriber.on('error', (error: unknown) => this.#markDown(error));
+    this.#subscriber.on('message', (channel: string, payload: string) => this.#onBusMessage(channel, payload));
+
+    const connectWaitMs = (this.#connectWaitMs = Math.max(2 * options.commandTimeoutMs, 1_000));
+    this.#firstReady = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, connectWaitMs);
+      timer.unref?.();
+      this.#commands.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    }).then(() => {
+      this.#startupSettled = true;
+    });
+
+    this.#heartbeat = setInterval(() => void this.#tick(), options.heartbeatIntervalMs);
+    this.#heartbeat.unref?.();
+  }
+
+  get connected(): boolean {
+    return this.#synced && !this.#closed && this.#commands.status === 'ready';
+  }
+
+  async start(onMessage: ClusterMessageHandler): Promise<void> {
+    this.#assertOpen();
+    this.#handler = onMessage;
+    // Queued while Redis is down and sent once it is up: start() never waits longer than a connect.
+    const subscribed = this.#subscriber.subscribe(this.#keys.bus).catch((error: unknown) => this.#markDown(error));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([subscribed, new Promise((resolve) => (timer = setTimeout(resolve, this.#connectWaitMs)))]);
+    clearTimeout(timer);
+  }
+
+  publish(message: ClusterMessage): void {
+    if (this.#closed) return;
+    if (this.#commands.status !== 'ready') {
+      this.#droppedMessages++;
+      this.#markDown(new Error('not connected'));
+      return;
+    }
+    this.#commands.publish(this.#keys.bus, encodeMessage(this.nodeId, message)).catch((error: unknown) => {
+      this.#droppedMessages++;
+      this.#markDown(error);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    clearInterval(this.#heartbeat);
+    if (this.#commands.status === 'ready') {
+      // Graceful stop: everything this node held leaves the cluster state now, not after a timeout.
+      await this.#commands.rsReap(this.#keys.nodes, this.#nodeKey, this.nodeId, this.#options.nodeTimeoutMs, '1').catch(() => undefined);
+    }
+    this.#closed = true;
+    this.#handler = undefined;
+    this.#state.clear();
+    await Promise.all([quit(this.#commands), quit(this.#subscriber)]);
+  }
+
+  /** Test hook: the node vanishes as under SIGKILL, leaving its state in Redis. */
+  [crashForTests](): void {
+    this.#closed = true;
+    clearInterval(this.#heartbeat);
+    this.#commands.disconnect();
+    this.#subscriber.disconnect();
+  }
+
+  // Connections
+
+  async addConnection(appId: string, socketId: string): Promise<number> {
+    const connected = await this.#ready();
+    const local = this.#state.addConnection(appId, socketId);
+    if (!connected) return local;
+    const key = this.#keys.connections(appId);
+    const member = socketMember(this.nodeId, socketId);
+    const reply = await this.#send((redis) => redis.rsAddConnection(key, this.#nodeKey, member, entry.connection(key, member)));
+    return reply === OFFLINE ? local : Number(reply);
+  }
+
+  async removeConnection(appId: string, socketId: string): Promise<void> {
+    const connected = await this.#ready();
+    this.#state.removeConnection(appId, socketId);
+    if (!connected) return;
+    const key = this.#keys.connections(appId);
+    const member = socketMember(this.nodeId, socketId);
+    await this.#send((redis) => redis.rsRemoveConnection(key, this.#nodeKey, member, entry.connection(key, member)));
+  }
+
+  async connectionCount(appId: string): Promise<number> {
+    const reply = (await this.#ready()) ? await this.#send((redis) => redis.scard(this.#keys.connections(appId))) : OFFLINE;
+    return reply === OFFLINE ? this.#state.connectionCount(appId) : reply;
+  }
+
+  // Subscriptions
+
+  async addSubscription(appId: string, channel: string, socketId: string): Promise<number> {
+    const connected = await this.#ready();
+    const local = this.#state.addSubscription(appId, channel, socketId);
+    if (!connected) return local;
+    const reply = await this.#send((redis) => redis.rsAddSubscription(...this.#subscriptionArgs(appId, channel, socketId)));
+    return reply === OFFLINE ? local : Number(reply);
+  }
+
+  async removeSubscription(appId: string, channel: string, socketId: string): Promise<number> {
+    const connected = await this.#ready();
+    const local = this.#state.removeSubscription(appId, channel, socketId);
+    if (!connected) return local;
+    const reply = await this.#send((redis) => redis.rsRemoveSubscription(...this.#subscriptionArgs(appId, channel, socketId)));
+    return reply === OFFLINE ? local : Number(reply);
+  }
+
+  async subscriptionCount(appId: string, channel: string): Promise<number> {
+    const reply = (await this.#ready()) ? await this.#send((redis) => redis.scard(this.#keys.subscribers(appId, channel))) : OFFLINE;
+    return reply === OFFLINE ? this.#state.subscriptionCount(appId, channel) : reply;
+  }
+
+  async channels(appId: string): Promise<Map<string, number>> {
+    const reply = (await this.#ready()) ? await this.#send((redis) => redis.hgetall(this.#keys.channels(appId))) : OFFLINE;
+    if (reply === OFFLINE) return this.#state.channels(appId);
+    const result = new Map<string, number>();
+    for (const [channel, count] of Object.entries(reply)) if (Number(count) > 0) result.set(channel, Number(count));
+    return result;
+  }
+
+  // Presence
+
+  async joinPresence(appId: string, channel: string, socketId: string, member: PresenceMember, maxMembers: number): Promise<PresenceJoin> {
+    if (!(await this.#ready())) {
+      const joined = this.#state.joinPresenceLimited(appId, channel, socketId, member, maxMembers);
+      if (joined.status === 'joined' && joined.firstForUser) this.#rememberOfflineJoin({ appId, channel, userId: member.userId, userInfo: member.userInfo });
+      return joined;
+    }
+    // The local record comes first: a resync that starts meanwhile must replay this socket.
+    const firstLocal = this.#state.joinPresence(appId, channel, socketId, member);
+    const reply = await this.#send((redis) =>
+      redis.rsJoinPresence(...this.#presenceKeys(appId, channel), socketMember(this.nodeId, socketId), member.userId, member.userInfo, maxMembers, this.#presenceEntry(appId, channel, socketId, member.userId)),
+    );
+    if (reply === OFFLINE) {
+      if (firstLocal) this.#rememberOfflineJoin({ appId, channel, userId: member.userId, userInfo: member.userInfo });
+      return { status: 'joined', firstForUser: firstLocal, members: this.#state.presenceMembers(appId, channel) };
+    }
+    const values = reply as (string | number)[];
+    if (values[0] === 0) {
+      this.#state.leavePresence(appId, channel, socketId, member.userId);
+      return { status: 'full' };
+    }
+    return { status: 'joined', firstForUser: values[1] === 1, members: toMembers(values.slice(2).map(String)) };
+  }
+
+  async leavePresence(appId: string, channel: string, socketId: string, userId: string): Promise<boolean> {
+    const connected = await this.#ready();
+    const lastLocal = this.#state.leavePresence(appId, channel, socketId, userId);
+    const reply = connected
+      ? await this.#send((redis) =>
+          redis.rsLeavePresence(...this.#presenceKeys(appId, channel), socketMember(this.nodeId, socketId), userId, this.#presenceEntry(appId, channel, socketId, userId)),
+        )
+      : OFFLINE;
+    if (reply !== OFFLINE) return reply === 1;
+    if (lastLocal) this.#rememberOfflineLeave({ appId, channel, userId });
+    return lastLocal;
+  }
+
+  async presenceMembers(appId: string, channel: string): Promise<PresenceMember[]> {
+    const reply = (await this.#ready()) ? await this.#send((redis) => redis.hgetall(this.#keys.presenceInfo(appId, channel))) : OFFLINE;
+    if (reply === OFFLINE) return this.#state.presenceMembers(appId, channel);
+    return Object.entries(reply).map(([userId, userInfo]) => ({ userId, userInfo }));
+  }
+
+  async userCount(appId: string, channel: string): Promise<number> {
+    const reply = (await this.#ready()) ? await this.#send((redis) => redis.hlen(this.#keys.presenceUsers(appId, channel))) : OFFLINE;
+    return reply === OFFLINE ? this.#state.userCount(appId, channel) : reply;
+  }
+
+  // Cached events
+
+  async storeCachedEvent(appId: string, channel: string, frame: string, ttlSeconds: number): Promise<void> {
+    const connected = await this.#ready();
+    const ttl = Math.max(1, Math.ceil(ttlSeconds));
+    this.#state.storeCachedEvent(appId, channel, frame, ttl, Date.now());
+    if (connected) await this.#send((redis) => redis.set(this.#keys.cache(appId, channel), frame, 'EX', ttl));
+  }
+
+  async cachedEvent(appId: string, channel: string): Promise<CachedEvent | undefined> {
+    const reply = (await this.#ready()) ? await this.#send((redis) => redis.rsCachedEvent(this.#keys.cache(appId, channel))) : OFFLINE;
+    if (reply === OFFLINE) return this.#state.cachedEvent(appId, channel, Date.now());
+    if (!Array.isArray(reply)) return undefined;
+    const [frame, pttl] = reply as [string, number];
+    const ttl = Math.ceil(pttl / 1000);
+    return ttl > 0 ? { frame, ttl } : undefined;
+  }
+
+  // Plumbing
+
+  #subscriptionArgs(appId: string, channel: string, socketId: string): [string, string, string, string, string, string] {
+    const subs = this.#keys.subscribers(appId, channel);
+    const chans = this.#keys.channels(appId);
+    const member = socketMember(this.nodeId, socketId);
+    return [subs, chans, this.#nodeKey, member, channel, entry.subscription(subs, chans, member, appId, channel)];
+  }
+
+  #presenceKeys(appId: string, channel: string): [string, string, string, string] {
+    return [this.#keys.presenceSockets(appId, channel), this.#keys.presenceUsers(appId, channel), this.#keys.presenceInfo(appId, channel), this.#nodeKey];
+  }
+
+  #presenceEntry(appId: string, channel: string, socketId: string, userId: string): string {
+    const [sockets, users, info] = this.#presenceKeys(appId, channel);
+    return entry.presence(sockets, users, info, socketMember(this.nodeId, socketId), appId, channel, userId);
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new RedisScalerError('SCALER_CLOSED', `@org/redis-scaler: node ${this.nodeId} was closed`);
+  }
+
+  /** True when a command can be sent now; waits once for the first connection. */
+  async #ready(): Promise<boolean> {
+    this.#assertOpen();
+    if (this.#commands.status === 'ready') return true;
+    if (!this.#startupSettled) await this.#firstReady;
+    this.#assertOpen();
+    if (isReady(this.#commands)) return true;
+    this.#markDown(new Error('not connected'));
+    return false;
+  }
+
+  async #send<T>(command: (redis: ScriptClient) => Promise<T>): Promise<T | Offline> {
+    try {
+      return await command(this.#commands);
+    } catch (error) {
+      this.#markDown(error);
+      return OFFLINE;
+    }
+  }
+
+  /** One log line per outage, however many calls fail during it. */
+  #markDown(error: unknown): void {
+    this.#synced = false;
+    if (this.#closed || this.#outageLogged) return;
+    this.#outageLogged = true;
+    this.#options.logger.warn(
+      { err: error, node: this.nodeId, prefix: this.prefix },
+      'redis unreachable: serving this node from local state; cross-node delivery paused until it is back',
+    );
+  }
+
+  #rememberOfflineJoin(user: PresenceKey & { userInfo: string }): void {
+    const key = presenceKey(user);
+    if (this.#leftOffline.delete(key)) return; // left and came back within the outage: nothing changed for the others
+    if (this.#joinedOffline.size < maxOutageAnnouncements) this.#joinedOffline.set(key, user);
+  }
+
+  #rememberOfflineLeave(user: PresenceKey): void {
+    const key = presenceKey(user);
+    if (this.#joinedOffline.delete(key)) return;
+    if (this.#leftOffline.size < maxOutageAnnouncements) this.#leftOffline.set(key, user);
+  }
+
+  #onBusMessage(channel: string, payload: string): void {
+    if (channel !== this.#keys.bus || payload.startsWith(this.#ownPrefix)) return;
+    const message = decodeMessage(payload);
+    if (!message) {
+      if (this.#invalidMessages++ === 0) this.#options.logger.warn({ node: this.nodeId, bytes: payload.length }, 'ignored a malformed message on the bus');
+      return;
+    }
+    try {
+      this.#handler?.(message);
+    } catch (error) {
+      this.#options.logger.error({ err: error, node: this.nodeId, type: message.type }, 'the cluster message handler threw');
+    }
+  }
+
+  /** Every heartbeat: say this node is alive, then remove nodes that stopped saying so. */
+  async #tick(): Promise<void> {
+    if (this.#beating || this.#closed) return;
+    this.#beating = true;
+    try {
+      this.#state.pruneCache(Date.now());
+      if (this.#commands.status !== 'ready') return;
+      const reply = await this.#send((redis) => redis.rsHeartbeat(this.#keys.nodes, this.nodeId, this.#options.nodeTimeoutMs));
+      if (reply === OFFLINE) return;
+      const [added, dead] = reply as [number, string[]];
+      // Added means another node reaped this one (an outage, a stalled event loop): put the state back.
+      if (!this.#synced || added === 1) await this.#resync();
+      for (const nodeId of dead) if (nodeId !== this.nodeId) await this.#reap(nodeId);
+    } finally {
+      this.#beating = false;
+    }
+  }
+
+  async #reap(deadNodeId: string): Promise<void> {
+    const reply = await this.#send((redis) =>
+      redis.rsReap(this.#keys.nodes, this.#keys.node(deadNodeId), deadNodeId, this.#options.nodeTimeoutMs, '0'),
+    );
+    if (reply === OFFLINE || !Array.isArray(reply)) return; // another node won, or it came back
+    const [usersFlat, vacatedFlat] = reply as [string[], string[]];
+    const removed: RemovedMember[] = [];
+    for (let i = 0; i + 2 < usersFlat.length; i += 3) removed.push({ appId: usersFlat[i]!, channel: usersFlat[i + 1]!, userId: usersFlat[i + 2]! });
+    const vacated: VacatedChannel[] = [];
+    for (let i = 0; i + 1 < vacatedFlat.length; i += 2) vacated.push({ appId: vacatedFlat[i]!, channel: vacatedFlat[i + 1]! });
+    this.#options.logger.info(
+      { node: this.nodeId, deadNode: deadNodeId, membersRemoved: removed.length, channelsVacated: vacated.length },
+      'removed the state of a node that stopped heartbeating',
+    );
+    this.#callHook('onRemoteMembersRemoved', () => removed.length > 0 && this.#options.onRemoteMembersRemoved?.(removed));
+    this.#callHook('onRemoteChannelsVacated', () => vacated.length > 0 && this.#options.onRemoteChannelsVacated?.(vacated));
+  }
+
+  #callHook(name: string, call: () => unknown): void {
+    try {
+      call();
+    } catch (error) {
+      this.#options.logger.error({ err: error, node: this.nodeId }, `${name} threw`);
+    }
+  }
+
+  #resync(): Promise<void> {
+    this.#resyncing ??= this.#writeOwnState().finally(() => {
+      this.#resyncing = undefined;
+    });
+    return this.#resyncing;
+  }
+
+  /**
+   * Rewrites this node's whole state into Redis in one transaction: its old
+   * entries are removed and its local state replayed, so nothing another node
+   * reads is half-done, whatever Redis lost or kept during the outage.
+   */
+  async #writeOwnState(): Promise<void> {
+    if (this.#closed || this.#commands.status !== 'ready') return;
+    const joined = [...this.#joinedOffline.values()];
+    const left = [...this.#leftOffline.values()];
+    this.#joinedOffline.clear();
+    this.#leftOffline.clear();
+
+    const { nodes } = this.#keys;
+    const timeout = this.#options.nodeTimeoutMs;
+    const multi = this.#commands.multi() as ScriptPipeline;
+    multi.rsReap(nodes, this.#nodeKey, this.nodeId, timeout, '1');
+    multi.rsHeartbeat(nodes, this.nodeId, timeout);
+    let replayed = 0;
+    for (const [appId, sockets] of this.#state.connections) {
+      const key = this.#keys.connections(appId);
+      for (const socketId of sockets) {
+        const member = socketMember(this.nodeId, socketId);
+        multi.rsAddConnection(key, this.#nodeKey, member, entry.connection(key, member));
+        replayed++;
+      }
+    }
+    for (const [appId, channels] of this.#state.subscriptions) {
+      for (const [channel, sockets] of channels) {
+        for (const socketId of sockets) {
+          multi.rsAddSubscription(...this.#subscriptionArgs(appId, channel, socketId));
+          replayed++;
+        }
+      }
+    }
+    const commandIndex = () => 2 + replayed;
+    const firstJoinOf = new Map<string, number>();
+    for (const [appId, channels] of this.#state.presence) {
+      for (const [channel, users] of channels) {
+        for (const [userId, user] of users) {
+          firstJoinOf.set(presenceKey({ appId, channel, userId }), commandIndex());
+          for (const socketId of user.sockets) {
+            multi.rsJoinPresence(...this.#presenceKeys(appId, channel), socketMember(this.nodeId, socketId), userId, user.userInfo, unlimitedMembers, this.#presenceEntry(appId, channel, socketId, userId));
+            replayed++;
+          }
+        }
+      }
+    }
+    const stillPresent = left.map((user, i) => {
+      multi.hexists(this.#keys.presenceUsers(user.appId, user.channel), user.userId);
+      return commandIndex() + i;
+    });
+
+    let results: [Error | null, unknown][] | null;
+    try {
+      results = await multi.exec();
+    } catch (error) {
+      results = null;
+      this.#markDown(error);
+    }
+    const failed = !results || results.some(([error]) => error);
+    if (!results || failed) {
+      if (results) this.#markDown(results.find(([error]) => error)?.[0]);
+      // Keep the announcements for the next attempt.
+      for (const user of joined) this.#joinedOffline.set(presenceKey(user), user);
+      for (const user of left) this.#leftOffline.set(presenceKey(user), user);
+      return;
+    }
+
+    this.#synced = true;
+    if (this.#outageLogged) {
+      this.#outageLogged = false;
+      this.#options.logger.info(
+        { node: this.nodeId, prefix: this.prefix, entries: replayed, droppedMessages: this.#droppedMessages },
+        'redis reachable again: state resynchronised, cross-node delivery resumed',
+      );
+    }
+    this.#droppedMessages = 0;
+    this.#invalidMessages = 0;
+
+    // Presence changes made during the outage reached only this node's clients; tell the others now.
+    for (const user of joined) {
+      const index = firstJoinOf.get(presenceKey(user));
+      const reply = index === undefined ? undefined : (results[index]?.[1] as (number | string)[] | undefined);
+      if (reply?.[1] === 1) this.publish({ type: 'broadcast', appId: user.appId, channel: user.channel, frame: frames.memberAddedFrame(user.channel, user.userId, user.userInfo) });
+    }
+    left.forEach((user, i) => {
+      if (results[stillPresent[i]!]?.[1] === 0) this.publish({ type: 'broadcast', appId: user.appId, channel: user.channel, frame: frames.memberRemovedFrame(user.channel, user.userId) });
+    });
+  }
+}
+
+/** Read through a function so TypeScript does not narrow a status that changes under us. */
+function isReady(redis: Redis): boolean {
+  return redis.status === 'ready';
+}
+
+function presenceKey(user: PresenceKey): string {
+  return `${user.appId}\u0000${user.channel}\u0000${user.userId}`;
+}
+
+function toMembers(flat: string[]): PresenceMember[] {
+  const members: PresenceMember[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) members.push({ userId: flat[i]!, userInfo: flat[i + 1]! });
+  return members;
+}
+
+/** QUIT, or a hard disconnect when Redis does not answer in time. */
+async function quit(redis: Redis): Promise<void> {
+  if (redis.status === 'end') return;
+  if (redis.status !== 'ready') {
+    redis.disconnect();
+    return;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, 1_000);
+  });
+  await Promise.race([redis.quit().then(() => undefined, () => undefined), timeout]);
+  clearTimeout(timer);
+  redis.disconnect();
+}

@@ -1,0 +1,178 @@
+import type { ChainableCommander, Redis } from 'ioredis';
+
+/**
+ * Lua scripts for every change that must be atomic: a shared aggregate and
+ * this node's own entry set change together, so a dead node's entries can be
+ * undone exactly. Registered with ioredis `defineCommand` (EVALSHA, falling
+ * back to EVAL after a Redis restart flushed the script cache).
+ *
+ * Entries (members of `{prefix}:node:{nodeId}`) are JSON arrays holding the
+ * full key names they touched:
+ *   ["c", connsKey, member]
+ *   ["s", subsKey, chansKey, member, appId, channel]
+ *   ["p", socketsKey, usersKey, infoKey, member, appId, channel, userId]
+ */
+
+const redisNowMs = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
+const scripts = {
+  // KEYS: conns, node. ARGV: member, entry.
+  rsAddConnection: {
+    numberOfKeys: 2,
+    lua: `
+redis.call('SADD', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[2], ARGV[2])
+return redis.call('SCARD', KEYS[1])`,
+  },
+  rsRemoveConnection: {
+    numberOfKeys: 2,
+    lua: `
+redis.call('SREM', KEYS[1], ARGV[1])
+redis.call('SREM', KEYS[2], ARGV[2])
+return redis.call('SCARD', KEYS[1])`,
+  },
+  // KEYS: subs, chans, node. ARGV: member, channel, entry. Returns the new count.
+  rsAddSubscription: {
+    numberOfKeys: 3,
+    lua: `
+redis.call('SADD', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[3])
+local n = redis.call('SCARD', KEYS[1])
+redis.call('HSET', KEYS[2], ARGV[2], n)
+return n`,
+  },
+  rsRemoveSubscription: {
+    numberOfKeys: 3,
+    lua: `
+redis.call('SREM', KEYS[1], ARGV[1])
+redis.call('SREM', KEYS[3], ARGV[3])
+local n = redis.call('SCARD', KEYS[1])
+if n == 0 then redis.call('HDEL', KEYS[2], ARGV[2]) else redis.call('HSET', KEYS[2], ARGV[2], n) end
+return n`,
+  },
+  // KEYS: sockets, users, info, node. ARGV: member, userId, userInfo, maxMembers, entry.
+  // Returns {0} when full, else {1, firstForUser, userId1, info1, userId2, info2, ...}.
+  rsJoinPresence: {
+    numberOfKeys: 4,
+    lua: `
+local previous = redis.call('HGET', KEYS[1], ARGV[1])
+local first = 0
+if previous ~= ARGV[2] then
+  local sockets = tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0')
+  if sockets == 0 and redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[4]) then return {0} end
+  if previous then
+    -- The socket was joined as another user: that user loses this socket.
+    if redis.call('HINCRBY', KEYS[2], previous, -1) <= 0 then
+      redis.call('HDEL', KEYS[2], previous)
+      redis.call('HDEL', KEYS[3], previous)
+    end
+  end
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
+  redis.call('SADD', KEYS[4], ARGV[5])
+  if sockets == 0 then first = 1 end
+end
+redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+local result = {1, first}
+for _, value in ipairs(redis.call('HGETALL', KEYS[3])) do table.insert(result, value) end
+return result`,
+  },
+  // KEYS: sockets, users, info, node. ARGV: member, userId, entry. Returns 1 after the user's last socket.
+  rsLeavePresence: {
+    numberOfKeys: 4,
+    lua: `
+redis.call('SREM', KEYS[4], ARGV[3])
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+if redis.call('HINCRBY', KEYS[2], ARGV[2], -1) > 0 then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[2])
+redis.call('HDEL', KEYS[3], ARGV[2])
+return 1`,
+  },
+  // KEYS: nodes. ARGV: nodeId, nodeTimeoutMs. Returns {1 if this node was missing (reaped or new), dead node ids}.
+  rsHeartbeat: {
+    numberOfKeys: 1,
+    lua: `${redisNowMs}
+local added = redis.call('ZADD', KEYS[1], now, ARGV[1])
+local dead = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', string.format('(%d', now - tonumber(ARGV[2])), 'LIMIT', 0, 100)
+return {added, dead}`,
+  },
+  // KEYS: nodes, node. ARGV: nodeId, nodeTimeoutMs, force ('1' removes without the liveness check).
+  // Only the caller that finds the node still dead and removes it gets the result; others get nil.
+  // Returns {{appId, channel, userId, ...} of users gone entirely, {appId, channel, ...} of vacated channels}.
+  rsReap: {
+    numberOfKeys: 2,
+    lua: `
+if ARGV[3] ~= '1' then
+  local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+  if not score then return false end
+  ${redisNowMs}
+  if tonumber(score) > now - tonumber(ARGV[2]) then return false end
+end
+redis.call('ZREM', KEYS[1], ARGV[1])
+local users, vacated = {}, {}
+for _, raw in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  local ok, e = pcall(cjson.decode, raw)
+  if ok and type(e) == 'table' then
+    if e[1] == 'c' then
+      redis.call('SREM', e[2], e[3])
+    elseif e[1] == 's' then
+      if redis.call('SREM', e[2], e[4]) == 1 then
+        local n = redis.call('SCARD', e[2])
+        if n == 0 then
+          redis.call('HDEL', e[3], e[6])
+          table.insert(vacated, e[5]); table.insert(vacated, e[6])
+        else
+          redis.call('HSET', e[3], e[6], n)
+        end
+      end
+    elseif e[1] == 'p' then
+      if redis.call('HGET', e[2], e[5]) == e[8] then
+        redis.call('HDEL', e[2], e[5])
+        if redis.call('HINCRBY', e[3], e[8], -1) <= 0 then
+          redis.call('HDEL', e[3], e[8]); redis.call('HDEL', e[4], e[8])
+          table.insert(users, e[6]); table.insert(users, e[7]); table.insert(users, e[8])
+        end
+      end
+    end
+  end
+end
+redis.call('DEL', KEYS[2])
+return {users, vacated}`,
+  },
+  // KEYS: cache. Returns {frame, pttl} or nil.
+  rsCachedEvent: {
+    numberOfKeys: 1,
+    readOnly: true,
+    lua: `
+local frame = redis.call('GET', KEYS[1])
+if not frame then return false end
+return {frame, redis.call('PTTL', KEYS[1])}`,
+  },
+} as const;
+
+type ScriptName = keyof typeof scripts;
+type Arg = string | number;
+
+/** The script commands as ioredis adds them to a client and to its pipelines. */
+export type ScriptCommands<R> = { [K in ScriptName]: (...args: Arg[]) => R };
+export type ScriptClient = Redis & ScriptCommands<Promise<unknown>>;
+export interface ScriptPipeline extends ChainableCommander, ScriptCommands<ScriptPipeline> {}
+
+/** Adds the scripts to a client this package owns (never to the caller's). */
+export function defineScripts(redis: Redis): ScriptClient {
+  for (const [name, definition] of Object.entries(scripts)) redis.defineCommand(name, definition);
+  return redis as ScriptClient;
+}
+
+/** Entry builders: the exact strings must match between add and remove. */
+export const entry = {
+  connection: (connsKey: string, member: string) => JSON.stringify(['c', connsKey, member]),
+  subscription: (subsKey: string, chansKey: string, member: string, appId: string, channel: string) =>
+    JSON.stringify(['s', subsKey, chansKey, member, appId, channel]),
+  presence: (socketsKey: string, usersKey: string, infoKey: string, member: string, appId: string, channel: string, userId: string) =>
+    JSON.stringify(['p', socketsKey, usersKey, infoKey, member, appId, channel, userId]),
+};
