@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,8 @@ export interface StartDaemonOptions {
   env?: Record<string, string>;
   /** How long to wait for the "listening" line. */
   startTimeoutMs?: number;
+  /** A fixed port instead of 0 (a restart re-reads `--port`, so port 0 would move the server). */
+  port?: number;
 }
 
 const started = new Set<RunningDaemon>();
@@ -46,6 +49,18 @@ const started = new Set<RunningDaemon>();
 afterAll(async () => {
   await Promise.all([...started].map((daemon) => daemon.kill()));
 });
+
+/** A port that was free a moment ago on 127.0.0.1 (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
 
 function parseJsonLine(line: string): Record<string, unknown> | undefined {
   if (!line.startsWith('{')) return undefined;
@@ -72,7 +87,7 @@ export function startDaemon(config: object, options: StartDaemonOptions = {}): P
     if (!options.env || !(name in options.env)) delete env[name];
   }
 
-  const child = spawn(process.execPath, [daemonBin, 'server', '--config', configFile, '--host', '127.0.0.1', '--port', '0'], {
+  const child = spawn(process.execPath, [daemonBin, 'server', '--config', configFile, '--host', '127.0.0.1', '--port', String(options.port ?? 0)], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
