@@ -144,6 +144,52 @@ describe('channels with pusher-js and the pusher SDK', () => {
     expect(events).toEqual(['pusher:connection_established', 'pusher_internal:subscription_succeeded', 'last']);
   });
 
+  it('sends the exact pusher:cache_miss frame on the wire', async () => {
+    const { socket } = await connectRaw(daemon, app.key);
+    socket.subscribe('cache-empty-wire');
+    await socket.next('pusher_internal:subscription_succeeded');
+    expect(socket.texts.at(-1)).toBe('{"event":"pusher:cache_miss","channel":"cache-empty-wire","data":"{}"}');
+  });
+
+  it('sends the exact subscription_succeeded frame, once, even when the client subscribes twice', async () => {
+    const { socket } = await connectRaw(daemon, app.key);
+    socket.subscribe('public-twice');
+    socket.subscribe('public-twice');
+    await socket.next('pusher_internal:subscription_succeeded');
+    socket.send({ event: 'pusher:ping', data: {} });
+    await socket.next('pusher:pong');
+    expect(socket.texts.filter((text) => text.includes('subscription_succeeded'))).toEqual([
+      '{"event":"pusher_internal:subscription_succeeded","channel":"public-twice","data":"{}"}',
+    ]);
+  });
+
+  it('answers pusher:unsubscribe with nothing and stops delivery to that socket', async () => {
+    const { socket } = await connectRaw(daemon, app.key);
+    socket.subscribe('public-quiet');
+    await socket.next('pusher_internal:subscription_succeeded');
+    socket.send({ event: 'pusher:unsubscribe', data: { channel: 'public-quiet' } });
+    socket.send({ event: 'pusher:ping', data: {} });
+    await socket.next('pusher:pong');
+    await backend(daemon, app).trigger('public-quiet', 'e', {});
+    socket.send({ event: 'pusher:ping', data: {} });
+    await socket.next('pusher:pong');
+    expect(socket.received.map((frame) => frame.event)).toEqual([
+      'pusher:connection_established',
+      'pusher_internal:subscription_succeeded',
+      'pusher:pong',
+      'pusher:pong',
+    ]);
+  });
+
+  it('delivers events to one subscriber in the order they were triggered', async () => {
+    const client = pusherClient(daemon, app);
+    const received = collect(await subscribed(client, 'public-ordered'), 'n');
+    const sdk = backend(daemon, app);
+    for (let i = 0; i < 30; i++) await sdk.trigger('public-ordered', 'n', i);
+    await waitFor(() => (received.length === 30 ? true : undefined), 'all 30 events');
+    expect(received).toEqual(Array.from({ length: 30 }, (_, i) => i));
+  });
+
   it('stops delivering after pusher-js unsubscribes', async () => {
     const client = pusherClient(daemon, app);
     const channel = await subscribed(client, 'public-leaving');

@@ -3,13 +3,16 @@ import { daemonConfig, testApp } from './helpers/apps.js';
 import { connected, disconnect, pusherClient } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
 import { connectRaw, openRaw } from './helpers/raw-socket.js';
+import { sleep, waitFor } from './helpers/wait.js';
 
 const open = testApp('open', { activity_timeout: 42 });
 const guarded = testApp('guarded', { allowed_origins: ['https://app.example.com', '*.trusted.test'] });
+const inherits = testApp('inherits');
 let daemon: RunningDaemon;
 
 beforeAll(async () => {
-  daemon = await startDaemon(daemonConfig([open, guarded]));
+  // A server-level activity_timeout that only apps without their own value inherit.
+  daemon = await startDaemon(daemonConfig([open, guarded, inherits], { servers: { main: { activity_timeout: 7 } } }));
 });
 
 describe('connection handshake', () => {
@@ -21,6 +24,11 @@ describe('connection handshake', () => {
     expect(data).toEqual({ socket_id: expect.stringMatching(/^\d+\.\d+$/), activity_timeout: 42 });
     expect(socket.texts[0]).toBe(`{"event":"pusher:connection_established","data":${JSON.stringify(frame.data)}}`);
     socket.close();
+  });
+
+  it('lets an app without activity_timeout inherit the server-level value (the app value wins when set)', async () => {
+    const { socket } = await connectRaw(daemon, inherits.key);
+    expect(JSON.parse(socket.received[0]!.data as string)).toMatchObject({ activity_timeout: 7 });
   });
 
   it('gives every connection a different socket_id', async () => {
@@ -46,6 +54,22 @@ describe('connection handshake', () => {
     expect(error).toEqual({ event: 'pusher:error', data: { code: 4001, message: expect.stringContaining('no-such-key') } });
     expect((await socket.closedWithin()).code).toBe(4001);
     expect(socket.received.map((frame) => frame.event)).toEqual(['pusher:error']);
+  });
+
+  it('makes pusher-js report 4001 for an unknown key and give up instead of reconnecting', async () => {
+    const client = pusherClient(daemon, { ...open, key: 'unknown-to-the-daemon' });
+    const codes: number[] = [];
+    const states: string[] = [];
+    // Refused during the handshake, pusher-js wraps the pusher:error in a WebSocketError.
+    client.connection.bind('error', (error: { error?: { data?: { code?: number } } }) => {
+      if (error.error?.data?.code !== undefined) codes.push(error.error.data.code);
+    });
+    client.connection.bind('state_change', ({ current }: { current: string }) => states.push(current));
+    await waitFor(() => (codes.includes(4001) ? true : undefined), 'pusher-js to see 4001');
+    await sleep(500);
+    expect(states).toEqual(['disconnected']);
+    expect(client.connection.state).toBe('disconnected');
+    disconnect(client);
   });
 
   it('refuses protocol=6 with pusher:error 4007 and closes with 4007', async () => {

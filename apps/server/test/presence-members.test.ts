@@ -55,6 +55,15 @@ describe('presence channels', () => {
     expect(bob.socket.received.some((frame) => frame.event === 'pusher_internal:member_added')).toBe(false);
   });
 
+  it('sends member_removed when a member unsubscribes without disconnecting', async () => {
+    const stayer = await joinRaw('presence-unsub', { user_id: 'stayer' });
+    const leaver = await joinRaw('presence-unsub', { user_id: 'leaver' });
+    await stayer.socket.next('pusher_internal:member_added');
+    leaver.socket.send({ event: 'pusher:unsubscribe', data: { channel: 'presence-unsub' } });
+    expect(JSON.parse((await stayer.socket.next('pusher_internal:member_removed')).data as string)).toEqual({ user_id: 'leaver' });
+    expect(leaver.socket.isOpen).toBe(true);
+  });
+
   it('turns a numeric user_id into a string member id', async () => {
     const member = await joinRaw('presence-numbers', { user_id: 42 });
     expect(member.presence).toEqual({ ids: ['42'], hash: { '42': {} }, count: 1 });
