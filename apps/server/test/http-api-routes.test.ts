@@ -128,6 +128,25 @@ describe('HTTP API routes through the daemon, with the pusher SDK', () => {
     expect(body).toMatchObject({ occupied: false, cache: { data: '{"v":3}', ttl: expect.any(Number) } });
   });
 
+  it('signs and serves channel names with every allowed punctuation character', async () => {
+    const name = 'private-a_b-c=d@e,f.g;h';
+    await rawMember(name);
+    expect(await json(await backend(daemon, app).get({ path: `/channels/${name}`, params: { info: 'subscription_count' } }))).toEqual({
+      occupied: true,
+      subscription_count: 1,
+    });
+  });
+
+  it('POST /batch_events honours socket_id per event', async () => {
+    const sender = await rawMember('api-batch-excl');
+    const other = await rawMember('api-batch-excl');
+    await backend(daemon, app).triggerBatch([{ channel: 'api-batch-excl', name: 'b', data: '1', socket_id: sender.socketId }]);
+    await other.socket.next('b');
+    sender.socket.send({ event: 'pusher:ping', data: {} });
+    await sender.socket.next('pusher:pong');
+    expect(sender.socket.received.some((frame) => frame.event === 'b')).toBe(false);
+  });
+
   it('GET /channels/{presence}/users lists the users once each, and 400 for a non-presence channel', async () => {
     await rawMember('presence-api-users', 'v1');
     await rawMember('presence-api-users', 'v2');

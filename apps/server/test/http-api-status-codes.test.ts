@@ -60,6 +60,11 @@ describe('HTTP API status codes with raw fetch', () => {
       await expectError(response, 400);
     });
 
+    it('for an invalid channel name in the path', async () => {
+      const response = await signedFetch(daemon.httpUrl, app, { method: 'GET', path: `/apps/${app.id}/channels/bad*name` });
+      await expectError(response, 400);
+    });
+
     it('for an unknown info attribute on GET /channels', async () => {
       const response = await signedFetch(daemon.httpUrl, app, { method: 'GET', path: `/apps/${app.id}/channels`, params: { info: 'nope' } });
       await expectError(response, 400);

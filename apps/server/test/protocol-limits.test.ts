@@ -92,6 +92,12 @@ describe('event names and data size', () => {
     expect(await sdkStatus(sdk.trigger('news', 'big', 'x'.repeat(10_001)))).toBe(413);
   });
 
+  it('measures HTTP event data in UTF-8 bytes, not characters', async () => {
+    const sdk = backend(daemon, app);
+    expect(await sdkStatus(sdk.trigger('news', 'euro', '€'.repeat(3_333)))).toBe(200);
+    expect(await sdkStatus(sdk.trigger('news', 'euro', '€'.repeat(3_334)))).toBe(413);
+  });
+
   it('applies a per-app max_message_size to HTTP events', async () => {
     const sdk = backend(daemon, small);
     expect(await sdkStatus(sdk.trigger('news', 'e', 'y'.repeat(500)))).toBe(200);
