@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { daemonConfig, testApp } from './helpers/apps.js';
+import { connected, pusherClient } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
 import { connectRaw } from './helpers/raw-socket.js';
 import { sleep } from './helpers/wait.js';
@@ -43,5 +44,16 @@ describe('server pings on idle connections', () => {
     expect(socket.received.some((frame) => frame.event === 'pusher:error')).toBe(false);
     expect(socket.isOpen).toBe(true);
     socket.close();
+  });
+
+  it('keeps pusher-js connected: it answers the server pings on its own', async () => {
+    const client = pusherClient(daemon, fast);
+    const socketId = await connected(client);
+    const errors: unknown[] = [];
+    client.connection.bind('error', (error: unknown) => errors.push(error));
+    await sleep(3_500);
+    expect(errors).toEqual([]);
+    expect(client.connection.state).toBe('connected');
+    expect(client.connection.socket_id).toBe(socketId);
   });
 });
