@@ -73,6 +73,9 @@ class RedisScalerNode implements RedisScaler {
   #resyncing: Promise<void> | undefined;
   readonly #joinedOffline = new Map<string, PresenceKey & { userInfo: string }>();
   readonly #leftOffline = new Map<string, PresenceKey>();
+  /** Outage announcements waiting until every node listens on the bus again. */
+  #pendingAnnouncements: ClusterMessage[] = [];
+  #pendingSince = 0;
 
   constructor(options: ResolvedOptions) {
     this.#options = options;
@@ -126,7 +129,8 @@ class RedisScalerNode implements RedisScaler {
   }
 
   get connected(): boolean {
-    return this.#synced && !this.#closed && this.#commands.status === 'ready';
+    const listening = this.#handler === undefined || this.#subscriber.status === 'ready';
+    return this.#synced && !this.#closed && listening && isReady(this.#commands);
   }
 
   async start(onMessage: ClusterMessageHandler): Promise<void> {
@@ -141,6 +145,11 @@ class RedisScalerNode implements RedisScaler {
 
   publish(message: ClusterMessage): void {
     if (this.#closed) return;
+    if (this.#commands.status !== 'ready' && !this.#startupSettled) {
+      // Still connecting for the first time: send once connected (in order), or drop after the wait.
+      void this.#firstReady.then(() => this.publish(message));
+      return;
+    }
     if (this.#commands.status !== 'ready') {
       this.#droppedMessages++;
       this.#markDown(new Error('not connected'));
@@ -389,6 +398,7 @@ class RedisScalerNode implements RedisScaler {
       // Added means another node reaped this one (an outage, a stalled event loop): put the state back.
       if (!this.#synced || added === 1) await this.#resync();
       for (const nodeId of dead) if (nodeId !== this.nodeId) await this.#reap(nodeId);
+      await this.#flushAnnouncements();
     } finally {
       this.#beating = false;
     }
@@ -506,15 +516,38 @@ class RedisScalerNode implements RedisScaler {
     this.#droppedMessages = 0;
     this.#invalidMessages = 0;
 
-    // Presence changes made during the outage reached only this node's clients; tell the others now.
+    // Presence changes made during the outage reached only this node's clients; the others hear of them
+    // once they listen again (see #flushAnnouncements).
+    const announcements: ClusterMessage[] = [];
     for (const user of joined) {
       const index = firstJoinOf.get(presenceKey(user));
       const reply = index === undefined ? undefined : (results[index]?.[1] as (number | string)[] | undefined);
-      if (reply?.[1] === 1) this.publish({ type: 'broadcast', appId: user.appId, channel: user.channel, frame: frames.memberAddedFrame(user.channel, user.userId, user.userInfo) });
+      if (reply?.[1] === 1) announcements.push({ type: 'broadcast', appId: user.appId, channel: user.channel, frame: frames.memberAddedFrame(user.channel, user.userId, user.userInfo) });
     }
     left.forEach((user, i) => {
-      if (results[stillPresent[i]!]?.[1] === 0) this.publish({ type: 'broadcast', appId: user.appId, channel: user.channel, frame: frames.memberRemovedFrame(user.channel, user.userId) });
+      if (results[stillPresent[i]!]?.[1] === 0) announcements.push({ type: 'broadcast', appId: user.appId, channel: user.channel, frame: frames.memberRemovedFrame(user.channel, user.userId) });
     });
+    if (announcements.length > 0) {
+      if (this.#pendingAnnouncements.length === 0) this.#pendingSince = Date.now();
+      this.#pendingAnnouncements.push(...announcements.slice(0, 2 * maxOutageAnnouncements - this.#pendingAnnouncements.length));
+    }
+  }
+
+  /**
+   * Pub/sub keeps nothing for a node that is not subscribed, and after an
+   * outage every node reconnects on its own schedule: wait until as many
+   * subscribers listen on the bus as nodes heartbeat (or nodeTimeoutMs passed).
+   */
+  async #flushAnnouncements(): Promise<void> {
+    if (this.#pendingAnnouncements.length === 0) return;
+    const counts = await this.#send((redis) => Promise.all([redis.pubsub('NUMSUB', this.#keys.bus), redis.zcard(this.#keys.nodes)]));
+    if (counts === OFFLINE) return;
+    const [numsub, nodes] = counts;
+    const listening = Number((numsub as unknown[])[1] ?? 0);
+    if (listening < nodes && Date.now() - this.#pendingSince < this.#options.nodeTimeoutMs) return;
+    const messages = this.#pendingAnnouncements;
+    this.#pendingAnnouncements = [];
+    for (const message of messages) this.publish(message);
   }
 }
 

@@ -1,0 +1,37 @@
+import type { ClusterMessage } from '@org/protocol';
+import { describe, expect, it } from 'vitest';
+import { decodeMessage, encodeMessage, ownMessagePrefix } from './bus-codec.js';
+
+describe('bus codec', () => {
+  it('round-trips every cluster message type', () => {
+    const messages: ClusterMessage[] = [
+      { type: 'broadcast', appId: 'a', channel: 'c', frame: '{"event":"e","data":"{\\"x\\":1}"}' },
+      { type: 'broadcast', appId: 'a', channel: 'c', frame: '{}', exceptSocketId: '1.2' },
+      { type: 'terminate-user', appId: 'a', userId: 'u' },
+      { type: 'restart' },
+    ];
+    for (const message of messages) expect(decodeMessage(encodeMessage('node-1', message))).toEqual(message);
+  });
+
+  it('carries the frame as a string, escaped once, so receivers forward it untouched', () => {
+    const frame = '{"event":"e","channel":"c","data":"{\\"ü\\":1}"}';
+    const payload = encodeMessage('n', { type: 'broadcast', appId: 'a', channel: 'c', frame });
+    expect(payload).toContain(JSON.stringify(frame));
+    const decoded = decodeMessage(payload);
+    expect(decoded?.type === 'broadcast' && decoded.frame).toBe(frame);
+  });
+
+  it('marks a node\'s own messages by a prefix that other node ids do not share', () => {
+    const payload = encodeMessage('node-1', { type: 'restart' });
+    expect(payload.startsWith(ownMessagePrefix('node-1'))).toBe(true);
+    expect(payload.startsWith(ownMessagePrefix('node-10'))).toBe(false);
+    expect(payload.startsWith(ownMessagePrefix('node-'))).toBe(false);
+  });
+
+  it.each(['not json', 'null', '{"n":"x"}', '{"n":"x","m":{"type":"unknown"}}', '{"n":"x","m":{"type":"broadcast","appId":1,"channel":"c","frame":"f"}}', '{"n":"x","m":{"type":"broadcast","appId":"a","channel":"c","frame":"f","exceptSocketId":5}}', '{"n":"x","m":{"type":"terminate-user","appId":"a"}}'])(
+    'ignores the malformed payload %s',
+    (payload) => {
+      expect(decodeMessage(payload)).toBeUndefined();
+    },
+  );
+});

@@ -1,0 +1,79 @@
+import type { ClusterMessage } from '@org/protocol';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createRedisScaler, type RedisScaler, type ScalerLogger } from './index.js';
+import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
+
+const redis = await testRedis();
+
+if (redis) {
+  const client = new Redis(redis.url);
+  let opened: RedisScaler[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.map((scaler) => scaler.close()));
+    opened = [];
+  });
+  afterAll(async () => {
+    client.disconnect();
+    await redis.stop();
+  });
+
+  const warnings: string[] = [];
+  const errors: string[] = [];
+  const logger: ScalerLogger = { info() {}, warn: (_f, message) => warnings.push(message), error: (_f, message) => errors.push(message) };
+
+  async function pair(onMessage: (message: ClusterMessage) => void) {
+    const prefix = uniquePrefix('bus');
+    const sender = createRedisScaler({ redis: client, prefix });
+    const receiver = createRedisScaler({ redis: client, prefix, logger });
+    opened.push(sender, receiver);
+    await receiver.start(onMessage);
+    return { prefix, sender };
+  }
+
+  describe('the cluster bus', () => {
+    it('carries every message type and large frames intact, in order', async () => {
+      const received: ClusterMessage[] = [];
+      const { sender } = await pair((message) => received.push(message));
+      const big = `{"event":"big","data":${JSON.stringify('x'.repeat(100_000))}}`;
+      const sent: ClusterMessage[] = [
+        { type: 'broadcast', appId: 'a', channel: 'c', frame: big, exceptSocketId: '9.9' },
+        { type: 'terminate-user', appId: 'a', userId: 'u' },
+        { type: 'restart' },
+      ];
+      for (const message of sent) sender.publish(message);
+      await expect.poll(() => received.length, { timeout: 3_000 }).toBe(3);
+      expect(received).toEqual(sent);
+    });
+
+    it('ignores malformed payloads with one warning and keeps delivering', async () => {
+      warnings.length = 0;
+      const received: ClusterMessage[] = [];
+      const { prefix, sender } = await pair((message) => received.push(message));
+      for (const garbage of ['nope', '{"n":"x","m":{"type":"broadcast"}}', '[]']) await client.publish(`${prefix}:bus`, garbage);
+      sender.publish({ type: 'restart' });
+      await expect.poll(() => received, { timeout: 3_000 }).toEqual([{ type: 'restart' }]);
+      expect(warnings).toEqual(['ignored a malformed message on the bus']);
+    });
+
+    it('logs a throwing handler and still delivers the next message', async () => {
+      errors.length = 0;
+      let calls = 0;
+      const { sender } = await pair(() => {
+        calls++;
+        if (calls === 1) throw new Error('handler bug');
+      });
+      sender.publish({ type: 'restart' });
+      sender.publish({ type: 'restart' });
+      await expect.poll(() => calls, { timeout: 3_000 }).toBe(2);
+      expect(errors).toEqual(['the cluster message handler threw']);
+    });
+  });
+} else {
+  describe('the cluster bus', () => {
+    it('needs Redis', () => {
+      console.warn(skipMessage);
+      expect(inCI).toBe(false);
+    });
+  });
+}

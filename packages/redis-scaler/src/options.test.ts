@@ -1,0 +1,47 @@
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRedisScaler, RedisScalerError, type RedisScalerOptions } from './index.js';
+import { resolveOptions } from './options.js';
+
+// Never connects: option validation happens before any connection is made.
+const redis = new Redis({ lazyConnect: true });
+afterAll(() => redis.disconnect());
+
+const invalid = (options: Partial<RedisScalerOptions>) => () => resolveOptions({ redis, ...options } as RedisScalerOptions);
+
+describe('options', () => {
+  it('fills in the documented defaults', () => {
+    const resolved = resolveOptions({ redis });
+    expect(resolved).toMatchObject({ prefix: 'realtime', heartbeatIntervalMs: 2_000, nodeTimeoutMs: 6_000, commandTimeoutMs: 1_000 });
+    expect(resolved.nodeId).toMatch(/^[A-Za-z0-9._-]+-\d+-[0-9a-f]{8}$/);
+    expect(resolveOptions({ redis }).nodeId).not.toBe(resolved.nodeId);
+  });
+
+  it('rejects a missing or foreign redis client, naming the key', () => {
+    expect(() => createRedisScaler({} as RedisScalerOptions)).toThrow(/invalid option redis: redis must be an ioredis client/);
+    expect(invalid({ redis: { url: 'redis://x' } as unknown as Redis })).toThrow(RedisScalerError);
+    expect(() => resolveOptions(undefined as unknown as RedisScalerOptions)).toThrow(/options must be an object/);
+  });
+
+  it.each([
+    [{ prefix: '' }, /prefix must be a non-empty string/],
+    [{ prefix: 'has space' }, /prefix must be printable ASCII without spaces/],
+    [{ prefix: 'x'.repeat(201) }, /prefix must be at most 200 characters/],
+    [{ nodeId: 'a|b' }, /nodeId must be 1 to 100 characters/],
+    [{ heartbeatIntervalMs: 10 }, /heartbeatIntervalMs must be at least 50 ms/],
+    [{ heartbeatIntervalMs: 1.5 }, /heartbeatIntervalMs must be an integer/],
+    [{ nodeTimeoutMs: 700_000 }, /nodeTimeoutMs must be at most 600000 ms/],
+    [{ heartbeatIntervalMs: 2_000, nodeTimeoutMs: 3_000 }, /nodeTimeoutMs must be at least twice heartbeatIntervalMs/],
+    [{ commandTimeoutMs: '1000' as unknown as number }, /commandTimeoutMs must be a number of milliseconds/],
+    [{ logger: { info() {} } as never }, /logger must have info, warn and error functions/],
+    [{ onRemoteMembersRemoved: 'yes' as never }, /onRemoteMembersRemoved must be a function/],
+  ])('rejects %o', (options, message) => {
+    const attempt = invalid(options);
+    expect(attempt).toThrow(message);
+    try {
+      attempt();
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'INVALID_OPTION', name: 'RedisScalerError' });
+    }
+  });
+});
