@@ -138,8 +138,10 @@ class RedisScalerNode implements RedisScaler {
     this.#handler = onMessage;
     // Queued while Redis is down and sent once it is up: start() never waits longer than a connect.
     const subscribed = this.#subscriber.subscribe(this.#keys.bus).catch((error: unknown) => this.#markDown(error));
+    // Also wait for this node's state to be written, so `connected` is settled when start() returns.
+    const written = this.#firstReady.then(() => this.#resyncing);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([subscribed, new Promise((resolve) => (timer = setTimeout(resolve, this.#connectWaitMs)))]);
+    await Promise.race([Promise.all([subscribed, written]), new Promise((resolve) => (timer = setTimeout(resolve, this.#connectWaitMs)))]);
     clearTimeout(timer);
   }
 
