@@ -5,6 +5,9 @@ interface LocalUser {
   sockets: Set<string>;
 }
 
+/** Cache channels whose last event is also kept locally for outages; Redis keeps them all. */
+export const maxLocalCachedEvents = 10_000;
+
 function inner<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
   let map = outer.get(key);
   if (!map) outer.set(key, (map = new Map()));
@@ -20,7 +23,7 @@ export class LocalState {
   readonly connections = new Map<string, Set<string>>();
   readonly subscriptions = new Map<string, Map<string, Set<string>>>();
   readonly presence = new Map<string, Map<string, Map<string, LocalUser>>>();
-  readonly #cache = new Map<string, { appId: string; channel: string; frame: string; expiresAt: number }>();
+  readonly #cache = new Map<string, { frame: string; expiresAt: number }>();
 
   addConnection(appId: string, socketId: string): number {
     let sockets = this.connections.get(appId);
@@ -117,7 +120,12 @@ export class LocalState {
 
   /** Cached events are shared state; the local copy only answers during an outage. */
   storeCachedEvent(appId: string, channel: string, frame: string, ttlSeconds: number, now: number): void {
-    this.#cache.set(`${appId}\u0000${channel}`, { appId, channel, frame, expiresAt: now + ttlSeconds * 1000 });
+    const key = `${appId}\u0000${channel}`;
+    if (this.#cache.size >= maxLocalCachedEvents && !this.#cache.has(key)) {
+      this.pruneCache(now);
+      if (this.#cache.size >= maxLocalCachedEvents) return;
+    }
+    this.#cache.set(key, { frame, expiresAt: now + ttlSeconds * 1000 });
   }
 
   cachedEvent(appId: string, channel: string, now: number): CachedEvent | undefined {
