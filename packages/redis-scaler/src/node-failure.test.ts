@@ -96,7 +96,7 @@ if (redis) {
       await a.addConnection('app', '1.1');
       await a.addSubscription('app', 'room', '1.1');
       expect(await b.connectionCount('app')).toBe(1);
-      await a.close();
+      await Promise.all([a.close(), a.close()]); // idempotent, also when called twice at once
       expect(await b.connectionCount('app')).toBe(0);
       expect(await b.subscriptionCount('app', 'room')).toBe(0);
       await expect(a.addConnection('app', '1.2')).rejects.toMatchObject({ code: 'SCALER_CLOSED' });

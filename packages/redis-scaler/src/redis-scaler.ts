@@ -65,6 +65,7 @@ class RedisScalerNode implements RedisScaler {
   #startupSettled = false;
   #handler: ClusterMessageHandler | undefined;
   #closed = false;
+  #closing: Promise<void> | undefined;
   #synced = false;
   #outageLogged = false;
   #droppedMessages = 0;
@@ -163,15 +164,20 @@ class RedisScalerNode implements RedisScaler {
     });
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  close(): Promise<void> {
+    this.#closing ??= this.#shutDown();
+    return this.#closing;
+  }
+
+  async #shutDown(): Promise<void> {
+    // Closed first: no call may write an entry after the removal below, where no reaper would find it.
+    this.#closed = true;
+    this.#handler = undefined;
     clearInterval(this.#heartbeat);
-    if (this.#commands.status === 'ready') {
+    if (isReady(this.#commands)) {
       // Graceful stop: everything this node held leaves the cluster state now, not after a timeout.
       await this.#commands.rsReap(this.#keys.nodes, this.#nodeKey, this.nodeId, this.#options.nodeTimeoutMs, '1').catch(() => undefined);
     }
-    this.#closed = true;
-    this.#handler = undefined;
     this.#state.clear();
     await Promise.all([quit(this.#commands), quit(this.#subscriber)]);
   }
