@@ -14,11 +14,11 @@ import {
 import { serverToUserPrefix } from './channel-name.js';
 import { ErrorCode } from './close-codes.js';
 import { Connection } from './connection.js';
-import { connectionEstablishedFrame, errorFrame, parseInboundFrame, pingFrame, pongFrame } from './frames.js';
+import { connectionEstablishedFrame, errorFrame, memberRemovedFrame, parseInboundFrame, pingFrame, pongFrame } from './frames.js';
 import { silentLoggerFactory, type Logger, type LoggerFactory } from './logger.js';
 import { originAllowed } from './origin.js';
 import { createLocalScaler } from './local-scaler.js';
-import type { ClusterMessage, Scaler } from './scaler.js';
+import type { ClusterMessage, NodeLoss, Scaler } from './scaler.js';
 import { ServerEvents } from './server-events.js';
 import { handleSignin } from './signin.js';
 import { handleSubscribe, handleUnsubscribe, leaveChannel } from './subscribe.js';
@@ -85,7 +85,11 @@ export class RealtimeServer {
   }
 
   async start(): Promise<void> {
-    await this.scaler.start((message) => this.#onClusterMessage(message));
+    await this.scaler.start(
+      (message) => this.#onClusterMessage(message),
+      (loss) =>
+        void this.#onNodeLost(loss).catch((error: unknown) => this.log.server.error({ err: error }, 'announcing a dead node\'s members failed')),
+    );
     this.#sweepTimer = setInterval(() => this.#sweep(), this.#sweepIntervalMs);
     this.#sweepTimer.unref?.();
   }
@@ -314,7 +318,25 @@ export class RealtimeServer {
         this.terminateLocalUser(message.appId, message.userId);
         return;
       case 'restart':
+        this.events.emit('cluster.restart', {});
         return;
+    }
+  }
+
+  /**
+   * Another node died and this one removed its state: its presence users are
+   * gone from the cluster, so announce them as a graceful leave would.
+   */
+  async #onNodeLost(loss: NodeLoss): Promise<void> {
+    for (const { appId, channel, userId } of loss.members) {
+      const app = await this.apps.findById(appId);
+      if (!app) continue;
+      this.broadcast(app, channel, memberRemovedFrame(channel, userId), 'pusher_internal:member_removed');
+      this.events.emit('member.removed', { app, channel, userId });
+    }
+    for (const { appId, channel } of loss.vacatedChannels) {
+      const app = await this.apps.findById(appId);
+      if (app) this.events.emit('channel.vacated', { app, channel });
     }
   }
 

@@ -31,11 +31,28 @@ export type ClusterMessage =
 
 export type ClusterMessageHandler = (message: ClusterMessage) => void;
 
+/**
+ * What the failure of another node took away, reported once in the cluster
+ * (by the node that removed the dead node's state), so that the engine there
+ * can tell everyone: `member_removed` to the channel, `channel_vacated` events.
+ */
+export interface NodeLoss {
+  /** Presence users that thereby left a channel on every node. */
+  members: { appId: string; channel: string; userId: string }[];
+  /** Channels that thereby have no subscriber left anywhere. */
+  vacatedChannels: { appId: string; channel: string }[];
+}
+
+export type NodeLossHandler = (loss: NodeLoss) => void;
+
 export interface Scaler {
   /** Unique per running node. */
   readonly nodeId: string;
-  /** Starts delivering other nodes' messages to `onMessage`. */
-  start(onMessage: ClusterMessageHandler): Promise<void>;
+  /**
+   * Starts delivering other nodes' messages to `onMessage`. A multi-node
+   * scaler reports the state it removed for a dead node to `onNodeLost`.
+   */
+  start(onMessage: ClusterMessageHandler, onNodeLost?: NodeLossHandler): Promise<void>;
   /** Sends a message to every other node (never back to this one). */
   publish(message: ClusterMessage): void;
   /** Removes this node's state and stops. */

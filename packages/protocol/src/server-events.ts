@@ -16,6 +16,8 @@ export interface ServerEventMap {
   'message.received': { connection: Connection; bytes: number; event: string };
   /** A channel event sent to `recipients` local sockets. */
   'message.sent': { app: App; channel: string; event: string; recipients: number; bytes: number };
+  /** Another node (or `restart_server` through the cluster bus) asked every node to restart. */
+  'cluster.restart': Record<string, never>;
 }
 
 export type ServerEventName = keyof ServerEventMap;

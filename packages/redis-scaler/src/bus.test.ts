@@ -1,7 +1,7 @@
 import type { ClusterMessage } from '@org/protocol';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createRedisScaler, type RedisScaler, type ScalerLogger } from './index.js';
+import { createRedisScaler, publishClusterMessage, type RedisScaler, type ScalerLogger } from './index.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
@@ -54,6 +54,17 @@ if (redis) {
       sender.publish({ type: 'restart' });
       await expect.poll(() => received, { timeout: 3_000 }).toEqual([{ type: 'restart' }]);
       expect(warnings).toEqual(['ignored a malformed message on the bus']);
+    });
+
+    it('delivers a message published from outside the cluster to every node, and counts the nodes', async () => {
+      const prefix = uniquePrefix('bus-external');
+      const receivedBy: string[] = [];
+      const nodes = [createRedisScaler({ redis: client, prefix }), createRedisScaler({ redis: client, prefix })];
+      opened.push(...nodes);
+      await Promise.all(nodes.map((node) => node.start((message) => receivedBy.push(`${node.nodeId}:${message.type}`))));
+      await expect(publishClusterMessage(client, prefix, { type: 'restart' })).resolves.toBe(2);
+      await expect.poll(() => receivedBy.sort(), { timeout: 3_000 }).toEqual(nodes.map((node) => `${node.nodeId}:restart`).sort());
+      await expect(publishClusterMessage(client, uniquePrefix('nobody'), { type: 'restart' })).resolves.toBe(0);
     });
 
     it('logs a throwing handler and still delivers the next message', async () => {

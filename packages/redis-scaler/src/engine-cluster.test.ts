@@ -2,7 +2,8 @@ import { RealtimeServer, createStaticAppProvider, signChannel } from '@org/proto
 import { MemoryTransport, settle, type MemorySocket } from '@org/protocol/testing';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createRedisScaler } from './index.js';
+import { createRedisScaler, type RedisScaler } from './index.js';
+import { crashForTests } from './internal.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
@@ -30,11 +31,11 @@ if (redis) {
     await redis.stop();
   });
 
-  async function cluster(size: number) {
+  async function cluster(size: number, timing: { heartbeatIntervalMs?: number; nodeTimeoutMs?: number } = {}) {
     const prefix = uniquePrefix('engine');
     const nodes: MemoryTransport[] = [];
     for (let i = 0; i < size; i++) {
-      const server = new RealtimeServer({ apps: createStaticAppProvider([appOptions]), scaler: createRedisScaler({ redis: client, prefix }) });
+      const server = new RealtimeServer({ apps: createStaticAppProvider([appOptions]), scaler: createRedisScaler({ redis: client, prefix, ...timing }) });
       await server.start();
       servers.push(server);
       nodes.push(new MemoryTransport(server));
@@ -109,6 +110,33 @@ if (redis) {
       await subscribe(late, 'cache-prices');
       await until(() => late.events('price').length).toBe(1);
       expect(late.events('pusher:cache_miss')).toHaveLength(0);
+    });
+
+    it('announce the presence members of a node that died to every surviving node, once', async () => {
+      const [doomed, two, three] = (await cluster(3, { heartbeatIntervalMs: 100, nodeTimeoutMs: 500 })) as [MemoryTransport, MemoryTransport, MemoryTransport];
+      const removedEvents: string[] = [];
+      const vacatedEvents: string[] = [];
+      for (const node of [two, three]) {
+        node.server.events.on('member.removed', ({ channel, userId }) => removedEvents.push(`${channel}:${userId}`));
+        node.server.events.on('channel.vacated', ({ channel }) => vacatedEvents.push(channel));
+      }
+      const watchers = [await connect(two), await connect(three)];
+      for (const [index, watcher] of watchers.entries()) await subscribe(watcher, 'presence-room', { user_id: `watcher-${index}` });
+      const ghost = await connect(doomed);
+      await subscribe(ghost, 'presence-room', { user_id: 'ghost' });
+      await subscribe(ghost, 'only-on-doomed');
+      const sawGhost = (watcher: MemorySocket) => watcher.events('pusher_internal:member_added').some((frame) => String(frame.data).includes('"ghost"'));
+      await until(() => watchers.every(sawGhost)).toBe(true);
+
+      (doomed.server.scaler as RedisScaler & Record<typeof crashForTests, () => void>)[crashForTests]();
+      for (const watcher of watchers) {
+        await until(() => watcher.events('pusher_internal:member_removed').map((frame) => frame.data)).toEqual(['{"user_id":"ghost"}']);
+      }
+      expect(removedEvents).toEqual(['presence-room:ghost']);
+      expect(vacatedEvents).toEqual(['only-on-doomed']);
+      const app = await two.server.apps.findById(appOptions.id);
+      expect(await three.server.users(app!, 'presence-room')).toEqual(expect.arrayContaining([{ id: 'watcher-0' }, { id: 'watcher-1' }]));
+      expect(await three.server.users(app!, 'presence-room')).toHaveLength(2);
     });
 
     it('terminate a user\'s connections on every node', async () => {

@@ -34,7 +34,6 @@ describe('options', () => {
     [{ heartbeatIntervalMs: 2_000, nodeTimeoutMs: 3_000 }, /nodeTimeoutMs must be at least twice heartbeatIntervalMs/],
     [{ commandTimeoutMs: '1000' as unknown as number }, /commandTimeoutMs must be a number of milliseconds/],
     [{ logger: { info() {} } as never }, /logger must have info, warn and error functions/],
-    [{ onRemoteMembersRemoved: 'yes' as never }, /onRemoteMembersRemoved must be a function/],
   ])('rejects %o', (options, message) => {
     const attempt = invalid(options);
     expect(attempt).toThrow(message);

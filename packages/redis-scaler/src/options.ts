@@ -8,19 +8,6 @@ import { RedisScalerError } from './errors.js';
 /** The log lines the scaler writes: one per outage, one per recovery, reaped nodes. */
 export type ScalerLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
 
-/** A presence member that left the cluster because its node died. */
-export interface RemovedMember {
-  appId: string;
-  channel: string;
-  userId: string;
-}
-
-/** A channel whose last subscriber was on a node that died. */
-export interface VacatedChannel {
-  appId: string;
-  channel: string;
-}
-
 export interface RedisScalerOptions {
   /** An ioredis client. The scaler duplicates it for its own command and subscriber connections and never closes it. */
   redis: Redis;
@@ -36,10 +23,6 @@ export interface RedisScalerOptions {
   commandTimeoutMs?: number;
   /** Where outages, recoveries and reaped nodes are logged. Default: silent. */
   logger?: ScalerLogger;
-  /** Called on the one node that removed a dead node: presence users that thereby left the cluster entirely. */
-  onRemoteMembersRemoved?: (removed: RemovedMember[]) => void;
-  /** Called on the one node that removed a dead node: channels that thereby have no subscriber left. */
-  onRemoteChannelsVacated?: (vacated: VacatedChannel[]) => void;
 }
 
 export interface ResolvedOptions {
@@ -50,8 +33,6 @@ export interface ResolvedOptions {
   nodeTimeoutMs: number;
   commandTimeoutMs: number;
   logger: ScalerLogger;
-  onRemoteMembersRemoved: ((removed: RemovedMember[]) => void) | undefined;
-  onRemoteChannelsVacated: ((vacated: VacatedChannel[]) => void) | undefined;
 }
 
 const noop = () => {};
@@ -60,8 +41,6 @@ const silent: ScalerLogger = { info: noop, warn: noop, error: noop };
 const looksLikeIoredis = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && typeof (value as Partial<Redis>).duplicate === 'function';
 
-const isFunction = (value: unknown) => typeof value === 'function';
-const optionalFunction = (key: string) => z.custom<never>(isFunction, { error: `${key} must be a function` }).optional();
 
 const looksLikeLogger = (value: unknown): boolean =>
   typeof value === 'object' &&
@@ -94,8 +73,6 @@ const schema = z
     nodeTimeoutMs: milliseconds('nodeTimeoutMs', 150, 600_000, 6_000),
     commandTimeoutMs: milliseconds('commandTimeoutMs', 10, 60_000, 1_000),
     logger: z.custom<ScalerLogger>(looksLikeLogger, { error: 'logger must have info, warn and error functions' }).optional(),
-    onRemoteMembersRemoved: optionalFunction('onRemoteMembersRemoved'),
-    onRemoteChannelsVacated: optionalFunction('onRemoteChannelsVacated'),
   })
   .refine((options) => options.nodeTimeoutMs >= 2 * options.heartbeatIntervalMs, {
     // One missed beat must not get a live node reaped.
@@ -125,7 +102,5 @@ export function resolveOptions(options: RedisScalerOptions): ResolvedOptions {
     nodeTimeoutMs: data.nodeTimeoutMs,
     commandTimeoutMs: data.commandTimeoutMs,
     logger: options.logger ?? silent,
-    onRemoteMembersRemoved: options.onRemoteMembersRemoved,
-    onRemoteChannelsVacated: options.onRemoteChannelsVacated,
   };
 }

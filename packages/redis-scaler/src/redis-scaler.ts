@@ -1,12 +1,12 @@
 import { frames } from '@org/protocol';
-import type { CachedEvent, ClusterMessage, ClusterMessageHandler, PresenceJoin, PresenceMember, Scaler } from '@org/protocol';
+import type { CachedEvent, ClusterMessage, ClusterMessageHandler, NodeLoss, NodeLossHandler, PresenceJoin, PresenceMember, Scaler } from '@org/protocol';
 import type { Redis, RedisOptions } from 'ioredis';
 import { decodeMessage, encodeMessage, ownMessagePrefix } from './bus-codec.js';
 import { RedisScalerError } from './errors.js';
 import { crashForTests } from './internal.js';
 import { createKeys, socketMember, type Keys } from './keys.js';
 import { LocalState } from './local-state.js';
-import { resolveOptions, type RedisScalerOptions, type RemovedMember, type ResolvedOptions, type VacatedChannel } from './options.js';
+import { resolveOptions, type RedisScalerOptions, type ResolvedOptions } from './options.js';
 import { defineScripts, entry, type ScriptClient, type ScriptPipeline } from './scripts.js';
 
 /** A `Scaler` backed by Redis, with what an operator may want to see. */
@@ -64,6 +64,7 @@ class RedisScalerNode implements RedisScaler {
   readonly #connectWaitMs: number;
   #startupSettled = false;
   #handler: ClusterMessageHandler | undefined;
+  #onNodeLost: NodeLossHandler | undefined;
   #closed = false;
   #closing: Promise<void> | undefined;
   #synced = false;
@@ -134,9 +135,10 @@ class RedisScalerNode implements RedisScaler {
     return this.#synced && !this.#closed && listening && isReady(this.#commands);
   }
 
-  async start(onMessage: ClusterMessageHandler): Promise<void> {
+  async start(onMessage: ClusterMessageHandler, onNodeLost?: NodeLossHandler): Promise<void> {
     this.#assertOpen();
     this.#handler = onMessage;
+    this.#onNodeLost = onNodeLost;
     // Queued while Redis is down and sent once it is up: start() never waits longer than a connect.
     const subscribed = this.#subscriber.subscribe(this.#keys.bus).catch((error: unknown) => this.#markDown(error));
     // Also wait for this node's state to be written, so `connected` is settled when start() returns.
@@ -418,23 +420,19 @@ class RedisScalerNode implements RedisScaler {
     );
     if (reply === OFFLINE || !Array.isArray(reply)) return; // another node won, or it came back
     const [usersFlat, vacatedFlat] = reply as [string[], string[]];
-    const removed: RemovedMember[] = [];
+    const removed: NodeLoss['members'] = [];
     for (let i = 0; i + 2 < usersFlat.length; i += 3) removed.push({ appId: usersFlat[i]!, channel: usersFlat[i + 1]!, userId: usersFlat[i + 2]! });
-    const vacated: VacatedChannel[] = [];
+    const vacated: NodeLoss['vacatedChannels'] = [];
     for (let i = 0; i + 1 < vacatedFlat.length; i += 2) vacated.push({ appId: vacatedFlat[i]!, channel: vacatedFlat[i + 1]! });
     this.#options.logger.info(
       { node: this.nodeId, deadNode: deadNodeId, membersRemoved: removed.length, channelsVacated: vacated.length },
       'removed the state of a node that stopped heartbeating',
     );
-    this.#callHook('onRemoteMembersRemoved', () => removed.length > 0 && this.#options.onRemoteMembersRemoved?.(removed));
-    this.#callHook('onRemoteChannelsVacated', () => vacated.length > 0 && this.#options.onRemoteChannelsVacated?.(vacated));
-  }
-
-  #callHook(name: string, call: () => unknown): void {
+    if (removed.length === 0 && vacated.length === 0) return;
     try {
-      call();
+      this.#onNodeLost?.({ members: removed, vacatedChannels: vacated });
     } catch (error) {
-      this.#options.logger.error({ err: error, node: this.nodeId }, `${name} threw`);
+      this.#options.logger.error({ err: error, node: this.nodeId }, 'the node-loss handler threw');
     }
   }
 
