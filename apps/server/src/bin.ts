@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { parseCommand, usage, UsageError } from './cli.js';
 import { ConfigError, loadConfig } from './config/load-config.js';
-import { startDaemon, type Daemon } from './daemon.js';
+import { createDaemon, startDaemon, type Daemon } from './daemon.js';
+import { requestClusterRestart } from './scaling/request-cluster-restart.js';
 import { createLogging } from './logging.js';
 import { registerPid, signalRegisteredServers } from './pid-files.js';
 
@@ -20,8 +21,9 @@ async function runServer(command: Extract<ReturnType<typeof parseCommand>, { nam
     );
   }
 
-  const start = () => startDaemon({ config, logging, allowUwsFallback: command.allowUwsFallback });
-  let daemon: Daemon = await start();
+  let restart: () => Promise<void> = async () => {};
+  const daemonOptions = () => ({ config, logging, allowUwsFallback: command.allowUwsFallback, onClusterRestart: () => void restart() });
+  let daemon: Daemon = await startDaemon(daemonOptions());
   let unregister = registerPid(daemon.port);
   startLog.info({ port: daemon.port, apps: config.applications.length, pid: process.pid }, 'server started');
 
@@ -36,21 +38,36 @@ async function runServer(command: Extract<ReturnType<typeof parseCommand>, { nam
     unregister();
     process.exit(0);
   };
-  const restart = async () => {
+  /**
+   * Graceful restart with the configuration re-read: the next daemon is built
+   * and takes over the port before the old one tells its clients (4200) to
+   * reconnect, so they reconnect at once to the new one.
+   */
+  restart = async () => {
     if (busy) return;
     busy = true;
     log.info({}, 'restarting');
+    const previous = daemon;
     try {
       ({ config, generatedApp } = await load());
+      const next = await createDaemon(daemonOptions());
+      previous.stopListening();
+      try {
+        await next.listen(previous.port);
+      } catch (error) {
+        await previous.listen(previous.port);
+        await next.stop();
+        throw error;
+      }
+      daemon = next;
     } catch (error) {
-      log.error({ err: error }, 'restart aborted: the new configuration is invalid; keeping the running server');
+      log.error({ err: error }, 'restart aborted; keeping the running server');
       busy = false;
       return;
     }
-    await daemon.stop('Server is restarting, please reconnect.');
     unregister();
-    daemon = await start();
     unregister = registerPid(daemon.port);
+    await previous.stop('Server is restarting, please reconnect.');
     startLog.info({ port: daemon.port }, 'server restarted');
     busy = false;
   };
@@ -66,6 +83,12 @@ async function main(): Promise<void> {
       process.stdout.write(`${usage}\n`);
       return;
     case 'restart_server': {
+      const { config } = await loadConfig({ file: command.config });
+      if (config.scaling.enabled) {
+        const nodes = await requestClusterRestart(config);
+        process.stdout.write(nodes ? `Asked ${nodes} node(s) of the cluster to restart.\n` : 'No running node is listening on this Redis prefix.\n');
+        return;
+      }
       const pids = signalRegisteredServers('SIGHUP');
       process.stdout.write(pids.length ? `Asked ${pids.length} server(s) to restart: ${pids.join(', ')}\n` : 'No running server found on this host.\n');
       return;

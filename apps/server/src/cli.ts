@@ -1,7 +1,7 @@
 /** The daemon's command line: `server [--host H] [--port P] [--config FILE]` and `restart_server`. */
 export type Command =
   | { name: 'server'; host?: string; port?: number; config?: string; allowUwsFallback: boolean }
-  | { name: 'restart_server' }
+  | { name: 'restart_server'; config?: string }
   | { name: 'help' };
 
 export class UsageError extends Error {
@@ -10,7 +10,8 @@ export class UsageError extends Error {
 
 export const usage = `Usage:
   realtime-server server [--host <address>] [--port <port>] [--config <file.json|file.yaml>] [--allow-uws-fallback]
-  realtime-server restart_server
+  realtime-server restart_server [--config <file.json|file.yaml>]
+    Restarts every node gracefully: through Redis when scaling is enabled, else the servers on this host.
 
 Environment: REALTIME_CONFIG (config file), REALTIME_HOST, REALTIME_PORT, REALTIME_PATH,
 REALTIME_APP_ID / REALTIME_APP_KEY / REALTIME_APP_SECRET, REDIS_URL, REALTIME_DEBUG=true.`;
@@ -19,8 +20,13 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
   const [name = 'server', ...rest] = argv;
   if (name === 'help' || name === '--help' || name === '-h') return { name: 'help' };
   if (name === 'restart_server') {
-    if (rest.length) throw new UsageError(`restart_server takes no arguments, got ${rest.join(' ')}`);
-    return { name: 'restart_server' };
+    const command: Extract<Command, { name: 'restart_server' }> = { name: 'restart_server' };
+    if (env['REALTIME_CONFIG']) command.config = env['REALTIME_CONFIG'];
+    const [flag, value, ...extra] = rest;
+    if (flag === '--config' && value !== undefined && !value.startsWith('--') && extra.length === 0) command.config = value;
+    else if (flag?.startsWith('--config=') && rest.length === 1) command.config = flag.slice('--config='.length);
+    else if (rest.length) throw new UsageError(`restart_server takes only --config <file>, got ${rest.join(' ')}`);
+    return command;
   }
   if (name !== 'server') throw new UsageError(`unknown command ${JSON.stringify(name)}`);
 

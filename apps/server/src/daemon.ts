@@ -1,26 +1,35 @@
 import { readFile } from 'node:fs/promises';
 import { createPrivateKey } from 'node:crypto';
-import { createStaticAppProvider, RealtimeServer, type Scaler } from '@org/protocol';
-import { createPusherApi } from '@org/rest-api';
+import { createStaticAppProvider, RealtimeServer, type App, type Scaler } from '@org/protocol';
+import { createPusherApi, type RateLimitKind } from '@org/rest-api';
 import { createUwsServer, type TlsOptions, type UwsServer } from '@org/transport-uws';
 import type { Config } from './config/schema.js';
 import { toApp } from './config/to-apps.js';
 import type { Logging } from './logging.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { createRateLimits } from './rate-limiting/create-rate-limits.js';
+import { createConfiguredScaler } from './scaling/create-scaler.js';
 
 export interface DaemonOptions {
   config: Config;
   logging: Logging;
-  /** Cluster state and bus; the in-memory scaler when omitted. */
+  /** Cluster state and bus. Default: the Redis scaler when `scaling.enabled`, else the in-memory one. */
   scaler?: Scaler | undefined;
   /** Accept uWebSockets.js's slow JavaScript emulation. */
   allowUwsFallback?: boolean;
+  /** Called when another node or `restart_server` asks the whole cluster to restart. */
+  onClusterRestart?: () => void;
 }
 
 export interface Daemon {
   readonly engine: RealtimeServer;
   readonly metrics: Metrics;
+  /** The port listened on (after `listen`). */
   readonly port: number;
+  /** Starts accepting WebSockets and HTTP on `port` (default: the configured one); resolves to the port. */
+  listen(port?: number): Promise<number>;
+  /** Stops accepting; open connections stay until `stop`. */
+  stopListening(): void;
   /** Stops accepting, tells clients to reconnect (4200), waits for in-flight HTTP, releases state. */
   stop(reason?: string): Promise<void>;
 }
@@ -45,22 +54,29 @@ async function checkTls(tls: NonNullable<Config['servers'][string]['options']['t
   return { certFile: tls.cert, keyFile: tls.key, passphrase: tls.passphrase, caFile: tls.ca };
 }
 
-/** Wires engine, HTTP API and transport for the configured default server, and listens. */
-export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+/**
+ * Wires engine, scaler, HTTP API and transport for the configured default
+ * server, without listening yet: a restart builds the next daemon first, so
+ * the port is handed over with no gap in which reconnecting clients are refused.
+ */
+export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const { config, logging } = options;
   const serverConfig = config.servers[config.default];
   if (!serverConfig) throw new Error(`default: no server named "${config.default}"`);
   const log = logging.scope('socket.server');
 
-  const apps = createStaticAppProvider(config.applications.map((app) => toApp(app, serverConfig)));
+  const apps = createStaticAppProvider(config.applications.map((app) => toApp(app, serverConfig, config.rate_limiter)));
+  const configuredScaler = options.scaler ? undefined : createConfiguredScaler(config, logging);
+  const scaler = options.scaler ?? configuredScaler?.scaler;
   const engine = new RealtimeServer({
     apps,
-    ...(options.scaler ? { scaler: options.scaler } : {}),
+    ...(scaler ? { scaler } : {}),
     logger: (scope) => logging.scope(scope),
     protocolVersion: Number(serverConfig.protocol_version),
   });
   const metrics = createMetrics();
   metrics.observe(engine);
+  const rateLimits = createRateLimits(config, log);
 
   const api = createPusherApi({
     server: engine,
@@ -69,6 +85,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ready: () => !engine.draining,
     metrics: () => metrics.render(),
     onResponse: ({ app, method, status }) => metrics.recordHttp(app?.id, method, status),
+    ...(rateLimits ? { rateLimit: (app: App, kind: RateLimitKind, points: number) => rateLimits.consume(app, kind, points) } : {}),
   });
 
   const tls = serverConfig.options.tls ? await checkTls(serverConfig.options.tls) : undefined;
@@ -83,20 +100,46 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     allowFallback: options.allowUwsFallback ?? false,
   });
 
+  const { onClusterRestart } = options;
+  if (onClusterRestart) engine.events.on('cluster.restart', () => onClusterRestart());
   await engine.start();
-  const port = await transport.listen();
-  log.info({ host: serverConfig.host, port, path: serverConfig.path, tls: Boolean(tls) }, 'listening');
 
+  let stopping: Promise<void> | undefined;
   return {
     engine,
     metrics,
-    port,
-    async stop(reason) {
-      transport.stopListening();
-      await engine.stop(reason);
-      const deadline = Date.now() + serverConfig.shutdown_grace_period * 1000;
-      while (transport.inFlightRequests > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      log.info({ port }, 'stopped');
+    get port() {
+      return transport.port;
+    },
+    async listen(port) {
+      const listening = await transport.listen(port);
+      log.info({ host: serverConfig.host, port: listening, path: serverConfig.path, tls: Boolean(tls) }, 'listening');
+      return listening;
+    },
+    stopListening: () => transport.stopListening(),
+    stop(reason) {
+      stopping ??= (async () => {
+        transport.stopListening();
+        await engine.stop(reason);
+        const deadline = Date.now() + serverConfig.shutdown_grace_period * 1000;
+        while (transport.inFlightRequests > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        await rateLimits?.close();
+        await configuredScaler?.close();
+        log.info({ port: transport.port }, 'stopped');
+      })();
+      return stopping;
     },
   };
+}
+
+/** `createDaemon` and `listen` on the configured port. */
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const daemon = await createDaemon(options);
+  try {
+    await daemon.listen();
+  } catch (error) {
+    await daemon.stop();
+    throw error;
+  }
+  return daemon;
 }

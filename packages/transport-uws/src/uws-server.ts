@@ -37,7 +37,8 @@ export interface UwsServer {
   readonly app: TemplatedApp;
   /** The port listened on, after `listen`. */
   readonly port: number;
-  listen(): Promise<number>;
+  /** Starts accepting on `port` (default: the configured one, or the last one listened on); resolves to the port. */
+  listen(port?: number): Promise<number>;
   /** Stops accepting new connections and HTTP requests; open sockets stay until the engine closes them. */
   stopListening(): void;
   /** HTTP requests being answered right now. */
@@ -92,11 +93,11 @@ export async function createUwsServer(options: UwsServerOptions): Promise<UwsSer
     get inFlightRequests() {
       return inFlight;
     },
-    listen: () =>
+    listen: (requested = port) =>
       new Promise<number>((resolve, reject) => {
         const host = options.host ?? '0.0.0.0';
-        app.listen(host, port, (socket) => {
-          if (!socket) return reject(new Error(`could not listen on ${host}:${port}`));
+        app.listen(host, requested, (socket) => {
+          if (!socket) return reject(new Error(`could not listen on ${host}:${requested}`));
           listenSocket = socket;
           port = uws.us_socket_local_port(socket);
           resolve(port);

@@ -4,13 +4,14 @@ import type { SocketUserData } from './user-data.js';
 import { UwsSocket } from './uws-socket.js';
 
 export interface WebSocketBehaviorOptions {
-  /** Largest frame accepted; bigger frames close the socket with 1009. */
+  /** Largest frame accepted; uWS drops the connection on a bigger one (the client sees 1006). */
   maxPayloadLength: number;
   /** Bytes buffered for a slow client before uWS closes it. */
   maxBackpressure: number;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// uWS itself closes a connection that sends a text frame with invalid UTF-8, so decoding cannot fail here.
+const decoder = new TextDecoder('utf-8');
 
 function queryParameter(query: string, name: string): string | undefined {
   const value = new URLSearchParams(query).get(name);
@@ -68,14 +69,7 @@ export function createWebSocketBehavior(server: RealtimeServer, options: WebSock
         socket.send(frames.errorFrame(ErrorCode.ReconnectNow, 'Binary frames are not supported; send JSON text.'));
         return;
       }
-      let text: string;
-      try {
-        text = decoder.decode(message);
-      } catch {
-        socket.send(frames.errorFrame(ErrorCode.ReconnectNow, 'Invalid message format: the frame is not valid UTF-8.'));
-        return;
-      }
-      server.message(connection, text);
+      server.message(connection, decoder.decode(message));
     },
 
     close(ws) {

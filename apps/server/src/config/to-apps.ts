@@ -1,12 +1,18 @@
 import { createApp, type App } from '@org/protocol';
-import type { ApplicationConfig, ServerConfig } from './schema.js';
+import type { ApplicationConfig, Config, ServerConfig } from './schema.js';
 
 /**
  * Maps a configured application to the engine's App. For `ping_interval` and
  * `activity_timeout`, the application's value wins over the server's, which
  * wins over the defaults (30 s activity timeout, 60 s ping interval).
+ * Client events per connection: with `rate_limiter.enabled`, the app's
+ * `max_frontend_events_per_second`, else the limiter's; without it, the
+ * protocol's own limit (`max_client_events_per_second`, Pusher's 10).
  */
-export function toApp(app: ApplicationConfig, server: ServerConfig): App {
+export function toApp(app: ApplicationConfig, server: ServerConfig, rateLimiter?: Config['rate_limiter']): App {
+  const clientEventsPerSecond = rateLimiter?.enabled
+    ? (app.max_frontend_events_per_second ?? rateLimiter.max_frontend_events_per_second)
+    : app.max_client_events_per_second;
   return createApp({
     id: app.id,
     key: app.key,
@@ -21,6 +27,6 @@ export function toApp(app: ApplicationConfig, server: ServerConfig): App {
     pingInterval: app.ping_interval ?? server.ping_interval ?? 60,
     maxMessageSize: app.max_message_size,
     ...(app.max_presence_members ? { maxPresenceMembers: app.max_presence_members } : {}),
-    ...(app.max_client_events_per_second ? { maxClientEventsPerSecond: app.max_client_events_per_second } : {}),
+    ...(clientEventsPerSecond ? { maxClientEventsPerSecond: clientEventsPerSecond } : {}),
   });
 }

@@ -1,0 +1,87 @@
+import type { App } from '@org/protocol';
+import type { RateLimitDecision, RateLimitKind } from '@org/rest-api';
+import type { Cluster, Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Config } from '../config/schema.js';
+import type { Logger } from '@org/protocol';
+import { createRedisClient, createRedisCluster, resolveRedisConnection } from '../scaling/redis-connection.js';
+
+export interface RateLimits {
+  /** For `@org/rest-api`'s `rateLimit` option: one point per channel of a trigger, one per read. */
+  consume(app: App, kind: RateLimitKind, points: number): Promise<RateLimitDecision>;
+  close(): Promise<void>;
+}
+
+/** The per-second allowance of an app for one kind: the app's own setting, else the limiter's. */
+function allowanceOf(config: Config, appId: string, kind: RateLimitKind): number {
+  const app = config.applications.find((candidate) => candidate.id === appId);
+  const limiter = config.rate_limiter;
+  return kind === 'backend_events'
+    ? (app?.max_backend_events_per_second ?? limiter.max_backend_events_per_second)
+    : (app?.max_read_requests_per_second ?? limiter.max_read_requests_per_second);
+}
+
+/**
+ * HTTP API rate limits with rate-limiter-flexible, keyed by app: in memory
+ * (driver `local`, one node) or in Redis (driver `redis`, shared by the
+ * cluster). One limiter per app and kind, so state is bounded by the config,
+ * never by traffic. If Redis fails, an in-memory insurance limiter takes over
+ * for that node instead of letting every request through or refusing all.
+ * Client events (`max_frontend_events_per_second`) are limited per connection
+ * by the engine itself: a connection lives on one node, so no store is needed.
+ */
+export function createRateLimits(config: Config, log: Logger): RateLimits | undefined {
+  const settings = config.rate_limiter;
+  if (!settings.enabled) return undefined;
+
+  let redis: Redis | Cluster | undefined;
+  if (settings.driver === 'redis') {
+    const connection = resolveRedisConnection(settings.redis, config.redis);
+    redis = settings.cluster_mode ? createRedisCluster(connection) : createRedisClient(connection);
+    redis.on('error', () => {}); // outages are reported once below, not per reconnect attempt
+    void redis.connect().catch(() => {});
+  }
+
+  let degraded = false;
+  const limiters = new Map<string, RateLimiterAbstract>();
+  const limiterFor = (appId: string, kind: RateLimitKind): RateLimiterAbstract => {
+    const key = `${kind}\u0000${appId}`;
+    let limiter = limiters.get(key);
+    if (!limiter) {
+      const options = { points: allowanceOf(config, appId, kind), duration: 1, keyPrefix: `realtime:rate:${kind}` };
+      limiter = redis
+        ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })
+        : new RateLimiterMemory(options);
+      limiters.set(key, limiter);
+    }
+    return limiter;
+  };
+
+  return {
+    async consume(app, kind, points) {
+      try {
+        await limiterFor(app.id, kind).consume(app.id, points);
+        if (degraded && redis?.status === 'ready') {
+          degraded = false;
+          log.info({}, 'rate limiter: Redis is back, limits are shared again');
+        }
+        return { allowed: true };
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) {
+          return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+        }
+        // Only reached if the insurance limiter itself failed: let the request through rather than fail it.
+        log.error({ err: rejection }, 'rate limiter failed; request allowed');
+        return { allowed: true };
+      } finally {
+        if (redis && redis.status !== 'ready' && !degraded) {
+          degraded = true;
+          log.warn({}, 'rate limiter: Redis unreachable, limiting per node in memory until it is back');
+        }
+      }
+    },
+    async close() {
+      redis?.disconnect();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { Scaler } from '@org/protocol';
+import { createRedisScaler } from '@org/redis-scaler';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config/schema.js';
+import type { Logging } from '../logging.js';
+import { createRedisClient, describeRedis, resolveRedisConnection } from './redis-connection.js';
+
+export interface ConfiguredScaler {
+  scaler: Scaler;
+  /** The client the scaler duplicated; closed after the scaler. */
+  redis: Redis;
+  prefix: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The Redis scaler when `scaling.enabled` (or REDIS_URL) is set; undefined for
+ * the in-memory default. `scaling.channel` namespaces every key and the bus, so
+ * deployments sharing one Redis stay apart.
+ */
+export function createConfiguredScaler(config: Config, logging: Logging): ConfiguredScaler | undefined {
+  if (!config.scaling.enabled) return undefined;
+  const connection = resolveRedisConnection(config.scaling.server, config.redis);
+  const redis = createRedisClient(connection);
+  const log = logging.scope('socket.server');
+  const prefix = config.scaling.channel;
+  const scaler = createRedisScaler({ redis, prefix, logger: log });
+  log.info({ redis: describeRedis(connection), prefix, node: scaler.nodeId }, 'scaling over Redis');
+  return {
+    scaler,
+    redis,
+    prefix,
+    async close() {
+      await scaler.close();
+      redis.disconnect();
+    },
+  };
+}
