@@ -1,0 +1,11 @@
+export { createDemoApp } from './create-demo-app.js';
+export type { DemoApp } from './create-demo-app.js';
+export { startDemo } from './start-demo.js';
+export type { RunningDemo } from './start-demo.js';
+export { demoOptionsFromEnv } from './options.js';
+export type { DemoOptions, RealtimeOptions } from './options.js';
+export { spawnDaemon, daemonBinPath } from './daemon-process.js';
+export type { DaemonProcess, SpawnDaemonOptions } from './daemon-process.js';
+export { DEMO_USER } from './session.js';
+export { DemoError } from './errors.js';
+export type { DemoErrorCode } from './errors.js';
