@@ -1,0 +1,53 @@
+import type { ApplicationConfig } from '../config/schema.js';
+import type { WebhookEvent, WebhookEventName } from './webhook-event.js';
+
+export type WebhookConfig = ApplicationConfig['webhooks'][number];
+
+/** One configured webhook, resolved once at start. */
+export interface WebhookTarget {
+  readonly url: string;
+  /** Undefined: every event type. */
+  readonly eventTypes: ReadonlySet<WebhookEventName> | undefined;
+  readonly channelPrefix: string | undefined;
+  readonly channelSuffix: string | undefined;
+  /** The configured extra headers, minus those we own. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The URL without credentials or query, the only form of it that is ever logged. */
+  readonly logName: string;
+}
+
+/** Headers a configured webhook may not set: the receiver's signature check depends on them. */
+const reservedHeaders = new Set(['content-type', 'content-length', 'x-pusher-key', 'x-pusher-signature', 'host']);
+
+export function toWebhookTarget(config: WebhookConfig): WebhookTarget {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(config.headers ?? {})) {
+    if (!reservedHeaders.has(name.toLowerCase())) headers[name] = value;
+  }
+  return {
+    url: config.url,
+    eventTypes: config.event_types ? new Set(config.event_types) : undefined,
+    channelPrefix: config.filter?.channel_name_starts_with,
+    channelSuffix: config.filter?.channel_name_ends_with,
+    headers,
+    logName: safeUrlForLogs(config.url),
+  };
+}
+
+/** Whether this webhook wants the event: its type is selected and its channel passes the name filters. */
+export function targetAccepts(target: WebhookTarget, event: WebhookEvent): boolean {
+  if (target.eventTypes && !target.eventTypes.has(event.name)) return false;
+  if (target.channelPrefix !== undefined && !event.channel.startsWith(target.channelPrefix)) return false;
+  if (target.channelSuffix !== undefined && !event.channel.endsWith(target.channelSuffix)) return false;
+  return true;
+}
+
+/** Tokens often travel in a webhook URL's query or user info; logs get origin and path only. */
+export function safeUrlForLogs(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '[invalid url]';
+  }
+}
