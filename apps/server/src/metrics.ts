@@ -1,5 +1,9 @@
 import type { RealtimeServer } from '@org/protocol';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { DeliveryObserver } from './webhooks/index.js';
+
+/** What a rate limiter refused: client events on a socket, HTTP API triggers or reads. */
+export type RateLimitKind = 'client_events' | 'backend_events' | 'read' | (string & {});
 
 /**
  * Prometheus metrics, labelled by app. Counters are fed from engine events,
@@ -18,6 +22,20 @@ export function createMetrics() {
   const messagesOut = new Counter({ name: 'realtime_ws_messages_sent_total', help: 'Channel events delivered to local sockets', labelNames: labels, registers: [registry] });
   const bytesOut = new Counter({ name: 'realtime_socket_transmitted_bytes', help: 'Bytes of channel events delivered to local sockets', labelNames: labels, registers: [registry] });
   const httpCalls = new Counter({ name: 'realtime_http_calls_received_total', help: 'HTTP API requests by status', labelNames: ['app_id', 'method', 'status'], registers: [registry] });
+  const rateLimited = new Counter({ name: 'realtime_rate_limited_total', help: 'Requests and client events refused by a rate limit', labelNames: ['app_id', 'kind'], registers: [registry] });
+  const webhookDeliveries = new Counter({ name: 'realtime_webhook_deliveries_total', help: 'Webhook requests a receiver accepted (2xx)', labelNames: labels, registers: [registry] });
+  const webhookEvents = new Counter({ name: 'realtime_webhook_events_delivered_total', help: 'Webhook events in accepted requests', labelNames: labels, registers: [registry] });
+  const webhookFailures = new Counter({ name: 'realtime_webhook_failures_total', help: 'Failed webhook attempts (each is retried while the retry window lasts)', labelNames: ['app_id', 'reason'], registers: [registry] });
+  const webhookDropped = new Counter({ name: 'realtime_webhook_events_dropped_total', help: 'Webhook events given up: queue_full, expired (5 min of retries) or shutdown', labelNames: ['app_id', 'reason'], registers: [registry] });
+
+  const webhookObserver: DeliveryObserver = {
+    delivered(appId, events) {
+      webhookDeliveries.inc({ app_id: appId });
+      webhookEvents.inc({ app_id: appId }, events);
+    },
+    failed: (appId, code) => webhookFailures.inc({ app_id: appId, reason: code.toLowerCase() }),
+    dropped: (appId, reason, events) => webhookDropped.inc({ app_id: appId, reason }, events),
+  };
 
   return {
     registry,
@@ -45,6 +63,12 @@ export function createMetrics() {
     recordHttp(appId: string | undefined, method: string, status: number): void {
       httpCalls.inc({ app_id: appId ?? 'none', method, status: String(status) });
     },
+    /** Called by the rate limiters each time they refuse something. */
+    recordRateLimited(appId: string, kind: RateLimitKind): void {
+      rateLimited.inc({ app_id: appId, kind });
+    },
+    /** Pass to `createWebhooks({ observer })`. */
+    webhookObserver,
     async render(): Promise<{ contentType: string; body: string }> {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
