@@ -1,0 +1,59 @@
+import { connectMany, PusherClient, type Endpoint } from './pusher-client.js';
+import { readSentAt } from './events.js';
+import { LatencySamples } from '../measure/stats.js';
+import { benchApp } from './signing.js';
+
+/** Counts every delivered frame; probe sockets also record trigger -> receipt latency. */
+export class DeliveryCounter {
+  deliveries = 0;
+  readonly latency = new LatencySamples();
+  /** Latency is only recorded while true (warm-up and drain are excluded). */
+  recording = false;
+
+  reset(): void {
+    this.deliveries = 0;
+    this.latency.reset();
+  }
+}
+
+export interface SubscriberGroup {
+  clients: PusherClient[];
+  counter: DeliveryCounter;
+  /** Clients the server closed (e.g. for backpressure) since they subscribed. */
+  closedCount(): number;
+  closeAll(): void;
+}
+
+/**
+ * Connects `count` clients, subscribes client i to `channelOf(i)` and
+ * switches them to raw counting; every `probeEvery`-th one measures latency.
+ */
+export async function subscribeMany(
+  endpoint: Endpoint,
+  count: number,
+  channelOf: (index: number) => string,
+  options: { probeEvery?: number; concurrency?: number } = {},
+): Promise<SubscriberGroup> {
+  const counter = new DeliveryCounter();
+  const probeEvery = options.probeEvery ?? 1;
+  const clients = await connectMany(count, options.concurrency ?? 64, async (index) => {
+    const client = await PusherClient.connect(endpoint, benchApp.key);
+    await client.subscribe(channelOf(index));
+    const probe = index % probeEvery === 0;
+    client.onRawFrame = probe
+      ? (payload) => {
+          counter.deliveries++;
+          if (counter.recording) counter.latency.add(performance.now() - readSentAt(payload));
+        }
+      : () => {
+          counter.deliveries++;
+        };
+    return client;
+  });
+  return {
+    clients,
+    counter,
+    closedCount: () => clients.filter((client) => client.closed).length,
+    closeAll: () => clients.forEach((client) => client.destroy()),
+  };
+}

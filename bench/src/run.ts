@@ -1,0 +1,127 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { collectMachine, type MachineInfo } from './machine.js';
+import { markdownCpu, markdownTable, summarise, textTable, type ScenarioReport } from './report.js';
+import { scenarios } from './scenarios/index.js';
+import type { RunResult } from './scenarios/scenario.js';
+import { canPin, pin } from './targets/processes.js';
+import { startRedis, type RunningRedis } from './targets/redis.js';
+import { startTarget, type TargetKind } from './targets/targets.js';
+
+const serverCpu = 0;
+const loadCpu = 1;
+
+const usage = `node bench/run.mjs [--quick] [--reps N] [--only id,id] [--profile] [--no-pin]
+
+  --quick     smoke sizes, 1 repetition (about a minute)
+  --reps N    repetitions per target (default 3; runs interleave ceiling, daemon, ceiling, daemon, ...)
+  --only      scenario ids: ${scenarios.map((s) => s.id).join(', ')}
+  --profile   write V8 CPU profiles of the daemon to bench/results/profiles/
+  --no-pin    do not pin the server to CPU ${serverCpu} and the load to CPU ${loadCpu}`;
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      reps: { type: 'string' },
+      only: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      'no-pin': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return void process.stdout.write(`${usage}\n`);
+  const quick = values.quick;
+  const reps = Number(values.reps ?? (quick ? 1 : 3));
+  const only = values.only?.split(',').map((id) => id.trim());
+  const selected = scenarios.filter((scenario) => !only || only.includes(scenario.id));
+  if (!Number.isInteger(reps) || reps < 1 || selected.length === 0) throw new Error(`nothing to run\n${usage}`);
+
+  const resultsDir = fileURLToPath(new URL('../results/', import.meta.url));
+  const profileDir = values.profile ? `${resultsDir}profiles` : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+
+  const pinned = !values['no-pin'] && canPin() && pin(process.pid, loadCpu);
+  const cpu = pinned ? serverCpu : undefined;
+  log(pinned ? `pinned: server on CPU ${serverCpu}, load generator on CPU ${loadCpu}` : 'not pinned (no taskset, one CPU, or --no-pin)');
+
+  let redis: RunningRedis | undefined;
+  const needsRedis = selected.some((scenario) => scenario.subject === 'daemon-2-nodes');
+  if (needsRedis) {
+    try {
+      redis = await startRedis(cpu);
+      log(`redis: ${redis.url}`);
+    } catch (error) {
+      log(`redis unavailable, skipping cross-node: ${(error as Error).message}`);
+    }
+  }
+
+  const machine: MachineInfo = collectMachine(pinned);
+  const reports: ScenarioReport[] = [];
+  try {
+    for (const scenario of selected) {
+      log(`\n${scenario.title}: ${scenario.describe(quick)}`);
+      const runs: ScenarioReport['runs'] = [];
+      for (let repetition = 1; repetition <= reps; repetition++) {
+        for (const kind of [scenario.baseline, scenario.subject] as TargetKind[]) {
+          log(`  run ${repetition}/${reps} ${kind}`);
+          let result: RunResult = {};
+          let error: string | undefined;
+          try {
+            if (kind === 'daemon-2-nodes' && !redis) throw new Error('no Redis');
+            const target = await startTarget(kind, { cpu, profileDir, redisUrl: redis?.url });
+            try {
+              result = await scenario.run(target, { quick, log });
+            } finally {
+              await target.stop();
+            }
+          } catch (caught) {
+            error = caught instanceof Error ? caught.message : String(caught);
+            log(`  failed: ${error}`);
+          }
+          runs.push({ target: kind, repetition, result, ...(error ? { error } : {}) });
+        }
+      }
+      reports.push(summarise(scenario, scenario.describe(quick), runs));
+    }
+  } finally {
+    await redis?.stop();
+  }
+
+  const table = textTable(reports);
+  process.stdout.write(`\n${table}\n`);
+  const name = quick ? 'quick' : 'latest';
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(`${resultsDir}${name}.json`, `${JSON.stringify({ machine, quick, repetitions: reps, reports }, null, 2)}\n`);
+  writeFileSync(`${resultsDir}${name}.md`, markdownReport(machine, quick, reps, reports));
+  log(`\nwrote bench/results/${name}.json and bench/results/${name}.md`);
+}
+
+function markdownReport(machine: MachineInfo, quick: boolean, reps: number, reports: ScenarioReport[]): string {
+  return [
+    `# Benchmark results${quick ? ' (quick smoke sizes; not comparable)' : ''}`,
+    '',
+    `${machine.date}, commit ${machine.commit}. ${machine.cpuModel}, ${machine.cpus} CPUs, ${machine.memoryGb} GB, ${machine.os}, Node ${machine.node}. ` +
+      `${machine.pinned ? `Server pinned to CPU ${serverCpu}, load generator to CPU ${loadCpu}` : 'Not pinned'}; load average at start ${machine.loadAverage}. ` +
+      `Medians of ${reps} interleaved repetition(s) per target; ratio = daemon / ceiling (cross-node: 2 nodes / 1 node).`,
+    '',
+    markdownTable(reports),
+    '',
+    '## CPU during the measured window (medians)',
+    '',
+    markdownCpu(reports),
+    '',
+    '## Sizes',
+    '',
+    ...reports.map((report) => `- **${report.title}**: ${report.sizes}`),
+    '',
+  ].join('\n');
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});

@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Endpoint } from '../load/pusher-client.js';
+import { benchApp } from '../load/signing.js';
+import { collectOutput, cpuSeconds, freePort, rssBytes, spawnPinned, stopProcess, waitForPort } from './processes.js';
+
+/** What a scenario runs against. */
+export type TargetKind = 'ceiling' | 'daemon' | 'daemon-2-nodes';
+
+export interface RunningTarget {
+  readonly kind: TargetKind;
+  /** One endpoint per node (two for `daemon-2-nodes`). */
+  readonly nodes: Endpoint[];
+  /** Resident memory of the server process(es), bytes. */
+  rss(): number;
+  /** CPU seconds used so far by the server process(es). */
+  cpu(): number;
+  stop(): Promise<void>;
+}
+
+export interface TargetOptions {
+  /** CPU to pin the server to; undefined = no pinning. */
+  cpu: number | undefined;
+  /** Write V8 CPU profiles of the daemon here (`node --cpu-prof`). */
+  profileDir?: string | undefined;
+  /** Redis for `daemon-2-nodes`. */
+  redisUrl?: string | undefined;
+}
+
+const host = '127.0.0.1';
+
+/** The built daemon of this repository (apps/server/dist/bin.js). */
+export function daemonBin(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('@org/server/package.json')), 'dist', 'bin.js');
+}
+
+/** The built ceiling server, next to this module once bundled (bench/dist). */
+export function ceilingBin(): string {
+  return fileURLToPath(new URL('./ceiling-bin.js', import.meta.url));
+}
+
+/** Limits high enough that only speed, never a quota, decides the result. */
+export function daemonConfig(port: number): object {
+  return {
+    servers: { main: { host, port, activity_timeout: 3600, max_request_size: 100_000 } },
+    applications: [
+      {
+        ...benchApp,
+        max_connections: 1_000_000,
+        enable_client_messages: true,
+        max_client_events_per_second: 1_000_000,
+        max_presence_members: 10_000,
+        max_message_size: 10_000,
+      },
+    ],
+  };
+}
+
+/** Variables that would override the config file. */
+const overridingEnv = ['REDIS_URL', 'REALTIME_CONFIG', 'REALTIME_HOST', 'REALTIME_PORT', 'REALTIME_PATH', 'REALTIME_APP_ID', 'REALTIME_APP_KEY', 'REALTIME_APP_SECRET', 'REALTIME_DEBUG'];
+
+async function startDaemonNode(options: TargetOptions, redisUrl: string | undefined) {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-daemon-'));
+  const configFile = join(dir, 'config.json');
+  writeFileSync(configFile, JSON.stringify(daemonConfig(port)));
+  const env: NodeJS.ProcessEnv = { ...process.env, REALTIME_RUN_DIR: dir };
+  for (const name of overridingEnv) delete env[name];
+  if (redisUrl) env['REDIS_URL'] = redisUrl;
+  const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+  const child = spawnPinned(options.cpu, process.execPath, [...nodeArgs, daemonBin(), 'server', '--config', configFile, '--host', host, '--port', String(port)], env);
+  const output = collectOutput(child);
+  try {
+    await waitForPort(port, child, output);
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  return {
+    endpoint: { host, port },
+    child,
+    async stop() {
+      await stopProcess(child, 8_000);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startDaemon(options: TargetOptions): Promise<RunningTarget> {
+  const node = await startDaemonNode(options, undefined);
+  const pid = node.child.pid!;
+  return { kind: 'daemon', nodes: [node.endpoint], rss: () => rssBytes(pid), cpu: () => cpuSeconds(pid), stop: () => node.stop() };
+}
+
+/** Two daemons sharing Redis (scaling on through REDIS_URL), both on the server CPU. */
+export async function startDaemonPair(options: TargetOptions): Promise<RunningTarget> {
+  if (!options.redisUrl) throw new Error('daemon-2-nodes needs a Redis URL');
+  const first = await startDaemonNode(options, options.redisUrl);
+  const second = await startDaemonNode(options, options.redisUrl).catch(async (error: unknown) => {
+    await first.stop();
+    throw error;
+  });
+  const pids = [first.child.pid!, second.child.pid!];
+  return {
+    kind: 'daemon-2-nodes',
+    nodes: [first.endpoint, second.endpoint],
+    rss: () => pids.reduce((sum, pid) => sum + rssBytes(pid), 0),
+    cpu: () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+    stop: async () => {
+      await Promise.all([first.stop(), second.stop()]);
+    },
+  };
+}
+
+export async function startCeiling(options: TargetOptions): Promise<RunningTarget> {
+  const port = await freePort();
+  const child = spawnPinned(options.cpu, process.execPath, [ceilingBin(), String(port)], process.env);
+  const output = collectOutput(child);
+  try {
+    await waitForPort(port, child, output);
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  const pid = child.pid!;
+  return { kind: 'ceiling', nodes: [{ host, port }], rss: () => rssBytes(pid), cpu: () => cpuSeconds(pid), stop: () => stopProcess(child) };
+}
+
+export function startTarget(kind: TargetKind, options: TargetOptions): Promise<RunningTarget> {
+  switch (kind) {
+    case 'ceiling':
+      return startCeiling(options);
+    case 'daemon':
+      return startDaemon(options);
+    case 'daemon-2-nodes':
+      return startDaemonPair(options);
+  }
+}
