@@ -6,6 +6,7 @@ export { ErrorCode } from './close-codes.js';
 export { Connection, type Membership } from './connection.js';
 export { RealtimeError, type RealtimeErrorCode } from './errors.js';
 export * as frames from './frames.js';
+export { hostEvents, type HostEventListener, type HostEventMap, type HostEventName, type HostEvents } from './host-events.js';
 export { validateTriggerEvent, type ChannelAttributes, type TriggerEvent } from './http-operations.js';
 export { createLocalScaler } from './local-scaler.js';
 export { silentLogger, silentLoggerFactory, type LogScope, type Logger, type LoggerFactory } from './logger.js';

@@ -18,6 +18,11 @@ export interface ServerEventMap {
   'message.sent': { app: App; channel: string; event: string; recipients: number; bytes: number };
   /** Another node (or `restart_server` through the cluster bus) asked every node to restart. */
   'cluster.restart': Record<string, never>;
+  /**
+   * An HTTP API response. The engine does not serve HTTP: whoever hosts the
+   * HTTP API emits it (the daemon does, from `@org/rest-api`'s `onResponse`).
+   */
+  'http.api.response': { app: App | undefined; method: string; route: string; status: number };
 }
 
 export type ServerEventName = keyof ServerEventMap;
@@ -25,8 +30,9 @@ export type ServerEventListener<E extends ServerEventName> = (payload: ServerEve
 
 /**
  * A small typed emitter. Listeners run synchronously but are isolated: one
- * that throws is reported through `onListenerError` and never reaches the
- * delivery path. Emitting with no listeners costs one map lookup.
+ * that throws, or returns a promise that rejects, is reported through
+ * `onListenerError` and never reaches the delivery path. Emitting with no
+ * listeners costs one map lookup.
  */
 export class ServerEvents {
   readonly #listeners = new Map<ServerEventName, Set<(payload: never) => void>>();
@@ -48,7 +54,9 @@ export class ServerEvents {
     if (!set || set.size === 0) return;
     for (const listener of set) {
       try {
-        (listener as ServerEventListener<E>)(payload);
+        const result: unknown = (listener as ServerEventListener<E>)(payload);
+        // An async listener's rejection would otherwise be unhandled and could end the process.
+        if (result instanceof Promise) result.catch((error: unknown) => this.onListenerError(error, event));
       } catch (error) {
         this.onListenerError(error, event);
       }
