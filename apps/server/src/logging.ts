@@ -16,15 +16,29 @@ const redactPaths = [
 export interface Logging {
   /** The logger of a scope; a silent one when the scope (or logging) is off. */
   scope(name: Scope): Logger;
+  /**
+   * Apps whose debug lines are written although `debug_enabled` is off (their
+   * `enable_debug`). A debug line belongs to an app when it has an `app` field.
+   */
+  setDebugApps(appIds: Iterable<string>): void;
   readonly root: pino.Logger;
 }
+
+const debugLevel = 20;
 
 /**
  * pino with the original server's scopes: JSON lines by default, pretty on a
  * TTY, optionally also to `<log_path>/<log_file>.log`. Each line carries `scope`.
  */
 export function createLogging(config: Config['logging'], options: { stream?: NodeJS.WritableStream; pretty?: boolean } = {}): Logging {
-  const level = config.debug_enabled ? 'debug' : 'info';
+  // Streams and loggers let debug through; the hook below decides which debug lines are written.
+  const level = 'debug';
+  let debugApps = new Set<string>();
+  const writes = (lineLevel: number, fields: unknown): boolean => {
+    if (lineLevel > debugLevel || config.debug_enabled) return true;
+    const app = typeof fields === 'object' && fields !== null ? (fields as { app?: unknown }).app : undefined;
+    return typeof app === 'string' && debugApps.has(app);
+  };
   const streams: pino.StreamEntry[] = [];
   const pretty = options.pretty ?? (options.stream === undefined && process.stdout.isTTY === true);
   if (pretty) {
@@ -36,12 +50,27 @@ export function createLogging(config: Config['logging'], options: { stream?: Nod
     mkdirSync(config.log_path, { recursive: true });
     streams.push({ level, stream: pino.destination({ dest: join(config.log_path, `${config.log_file}.log`), sync: false, mkdir: true }) });
   }
-  const root = pino({ level, redact: { paths: redactPaths, censor: '[redacted]' }, base: null }, pino.multistream(streams));
+  const root = pino(
+    {
+      level,
+      redact: { paths: redactPaths, censor: '[redacted]' },
+      base: null,
+      hooks: {
+        logMethod(args, method, lineLevel) {
+          if (writes(lineLevel, args[0])) method.apply(this, args);
+        },
+      },
+    },
+    pino.multistream(streams),
+  );
   const scopes: Record<string, boolean> = { ...scopeDefaults, ...config.scopes };
   const cache = new Map<string, Logger>();
 
   return {
     root,
+    setDebugApps(appIds) {
+      debugApps = new Set(appIds);
+    },
     scope(name) {
       let logger = cache.get(name);
       if (!logger) {
