@@ -9,6 +9,7 @@ import type { Logging } from './logging.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createRateLimits } from './rate-limiting/create-rate-limits.js';
 import { createConfiguredScaler } from './scaling/create-scaler.js';
+import { createWebhooks } from './webhooks/index.js';
 
 export interface DaemonOptions {
   config: Config;
@@ -77,6 +78,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const metrics = createMetrics();
   metrics.observe(engine);
   const rateLimits = createRateLimits(config, log);
+  logging.setDebugApps(config.applications.filter((app) => app.enable_debug).map((app) => app.id));
+  const webhooks = createWebhooks({ server: engine, apps: config.applications, log: logging.scope('webhooks'), observer: metrics.webhookObserver });
 
   const api = createPusherApi({
     server: engine,
@@ -84,7 +87,10 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     pathPrefix: serverConfig.path,
     ready: () => !engine.draining,
     metrics: () => metrics.render(),
-    onResponse: ({ app, method, status }) => metrics.recordHttp(app?.id, method, status),
+    onResponse: ({ app, method, route, status }) => {
+      metrics.recordHttp(app?.id, method, status);
+      engine.events.emit('http.api.response', { app, method, route, status });
+    },
     ...(rateLimits ? { rateLimit: (app: App, kind: RateLimitKind, points: number) => rateLimits.consume(app, kind, points) } : {}),
   });
 
@@ -122,7 +128,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         transport.stopListening();
         await engine.stop(reason);
         const deadline = Date.now() + serverConfig.shutdown_grace_period * 1000;
+        const webhooksDrained = webhooks.stop(deadline);
         while (transport.inFlightRequests > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        await webhooksDrained;
         await rateLimits?.close();
         await configuredScaler?.close();
         log.info({ port: transport.port }, 'stopped');
