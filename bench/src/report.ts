@@ -12,7 +12,12 @@ export interface MetricRow {
   target: string;
   /** 'met', 'missed' or '' when the metric has no target. */
   verdict: '' | 'met' | 'missed';
+  /** The load generator used >= 90% of its core on the baseline: its figure is a floor, the ratio a ceiling. */
+  loadBound: boolean;
 }
+
+/** Load generator CPU above which the baseline's rate says more about the load than the server. */
+export const loadBoundPct = 90;
 
 export interface ScenarioReport {
   id: string;
@@ -41,17 +46,20 @@ function verdictOf(spec: MetricSpec, ratio: number): MetricRow['verdict'] {
 export function summarise(scenario: Scenario, sizes: string, runs: ScenarioReport['runs']): ScenarioReport {
   const valuesOf = (target: string, key: string) =>
     runs.filter((run) => run.target === target && !run.error).map((run) => run.result[key] ?? Number.NaN);
+  const baselineLoad = median(valuesOf(scenario.baseline, 'load_cpu_pct'));
   const rows = scenario.metrics.map((spec): MetricRow => {
     const baseline = median(valuesOf(scenario.baseline, spec.key));
     const subject = median(valuesOf(scenario.subject, spec.key));
     const ratio = subject / baseline;
-    return { scenario: scenario.title, metric: spec.label, unit: spec.unit, baseline, subject, ratio, target: targetText(spec), verdict: verdictOf(spec, ratio) };
+    const loadBound = spec.better === 'higher' && baselineLoad >= loadBoundPct;
+    return { scenario: scenario.title, metric: spec.label, unit: spec.unit, baseline, subject, ratio, target: targetText(spec), verdict: verdictOf(spec, ratio), loadBound };
   });
   const diagnostics: ScenarioReport['diagnostics'] = {};
   for (const target of [scenario.baseline, scenario.subject]) {
     diagnostics[target] = {
       load_cpu_pct: median(valuesOf(target, 'load_cpu_pct')),
       server_cpu_pct: median(valuesOf(target, 'server_cpu_pct')),
+      heap_per_connection: median(valuesOf(target, 'heap_per_connection')),
     };
   }
   return { id: scenario.id, title: scenario.title, sizes, baseline: scenario.baseline, subject: scenario.subject, runs, rows, diagnostics };
@@ -79,7 +87,7 @@ export function markdownTable(reports: ScenarioReport[]): string {
     for (const row of report.rows) {
       const target = row.target ? `${row.target} ${row.verdict === 'met' ? 'met' : row.verdict === 'missed' ? '**missed**' : ''}` : '';
       lines.push(
-        `| ${row.scenario} | ${row.metric} | ${formatNumber(row.baseline, row.unit)}${formatUnit(row.unit)} | ${formatNumber(row.subject, row.unit)}${formatUnit(row.unit)} | ${Number.isNaN(row.ratio) ? 'n/a' : `${row.ratio.toFixed(2)}x`} | ${target.trim()} |`,
+        `| ${row.scenario} | ${row.metric} | ${formatNumber(row.baseline, row.unit)}${formatUnit(row.unit)}${row.loadBound ? ' (load-bound)' : ''} | ${formatNumber(row.subject, row.unit)}${formatUnit(row.unit)} | ${Number.isNaN(row.ratio) ? 'n/a' : `${row.ratio.toFixed(2)}x`} | ${target.trim()} |`,
       );
     }
   }
@@ -106,7 +114,7 @@ export function textTable(reports: ScenarioReport[]): string {
       rows.push([
         row.scenario,
         row.metric,
-        formatNumber(row.baseline, row.unit) + formatUnit(row.unit),
+        formatNumber(row.baseline, row.unit) + formatUnit(row.unit) + (row.loadBound ? ' (load-bound)' : ''),
         formatNumber(row.subject, row.unit) + formatUnit(row.unit),
         Number.isNaN(row.ratio) ? 'n/a' : `${row.ratio.toFixed(2)}x`,
         row.target ? `${row.target} ${row.verdict}` : '',

@@ -106,7 +106,8 @@ function markdownReport(machine: MachineInfo, quick: boolean, reps: number, repo
     '',
     `${machine.date}, commit ${machine.commit}. ${machine.cpuModel}, ${machine.cpus} CPUs, ${machine.memoryGb} GB, ${machine.os}, Node ${machine.node}. ` +
       `${machine.pinned ? `Server pinned to CPU ${serverCpu}, load generator to CPU ${loadCpu}` : 'Not pinned'}; load average at start ${machine.loadAverage}. ` +
-      `Medians of ${reps} interleaved repetition(s) per target; ratio = daemon / ceiling (cross-node: 2 nodes / 1 node).`,
+      `Medians of ${reps} interleaved repetition(s) per target; ratio = daemon / ceiling (cross-node: 2 nodes / 1 node). ` +
+      '"(load-bound)": the load generator used 90% or more of its core against the baseline, so that rate is a floor of the true ceiling and the ratio flatters the daemon.',
     '',
     markdownTable(reports),
     '',

@@ -64,8 +64,8 @@ function behavesLikeAPusherServer(endpointOf: () => Endpoint) {
       for (const client of [a!, b!]) await client.subscribe('private-smoke', { auth: privateChannelAuth(benchApp, client.socketId, 'private-smoke') });
       const received: Buffer[] = [];
       const echoed: Buffer[] = [];
-      b!.onRawFrame = (payload) => received.push(Buffer.from(payload));
-      a!.onRawFrame = (payload) => echoed.push(Buffer.from(payload));
+      b!.onRawFrame = (buffer, start, end) => received.push(Buffer.from(buffer.subarray(start, end)));
+      a!.onRawFrame = (buffer, start, end) => echoed.push(Buffer.from(buffer.subarray(start, end)));
       a!.sendText('{"event":"client-smoke","channel":"private-smoke","data":{"sent_at":12.5}}');
       await waitUntil(() => received.length === 1);
       expect(readSentAt(received[0]!)).toBe(12.5);

@@ -10,19 +10,19 @@ export function timedData(padding = ''): string {
 }
 
 /**
- * The `sent_at` of a delivered frame, read from the raw bytes without parsing
- * the JSON (it appears as `"sent_at":N` or, double-encoded, `\"sent_at\":N`).
- * NaN when the frame carries none.
+ * The `sent_at` of a delivered frame (bytes `from` to `to` of `buffer`), read
+ * without parsing the JSON (it appears as `"sent_at":N` or, double-encoded,
+ * `\"sent_at\":N`). NaN when the frame carries none.
  */
-export function readSentAt(payload: Buffer): number {
-  const at = payload.indexOf(marker);
-  if (at < 0) return Number.NaN;
+export function readSentAt(buffer: Buffer, from = 0, to = buffer.length): number {
+  const at = buffer.indexOf(marker, from);
+  if (at < 0 || at >= to) return Number.NaN;
   let start = at + marker.length;
   // Skip the closing quote(s), backslash and colon.
-  while (start < payload.length && (payload[start] === 0x22 || payload[start] === 0x5c || payload[start] === 0x3a)) start++;
+  while (start < to && (buffer[start] === 0x22 || buffer[start] === 0x5c || buffer[start] === 0x3a)) start++;
   let end = start;
-  while (end < payload.length && ((payload[end]! >= 0x30 && payload[end]! <= 0x39) || payload[end] === 0x2e)) end++;
-  return Number(payload.toString('latin1', start, end));
+  while (end < to && ((buffer[end]! >= 0x30 && buffer[end]! <= 0x39) || buffer[end] === 0x2e)) end++;
+  return Number(buffer.toString('latin1', start, end));
 }
 
 /** A signed `POST /apps/{id}/events` request, ready to write. */

@@ -38,8 +38,8 @@ const setupTimeoutMs = 20_000;
  */
 export class PusherClient {
   socketId = '';
-  /** Fast path: every frame's raw bytes, unparsed. */
-  onRawFrame: ((payload: Buffer) => void) | undefined;
+  /** Fast path: every frame's raw bytes (`buffer` from `start` to `end`, valid during the call), unparsed. */
+  onRawFrame: ((buffer: Buffer, start: number, end: number) => void) | undefined;
   /** Slow path: every parsed frame no waiter took. */
   onFrame: ((frame: PusherFrame) => void) | undefined;
   closeCode: number | undefined;
@@ -49,7 +49,7 @@ export class PusherClient {
   private constructor(ws: RawWebSocket) {
     this.#ws = ws;
     ws.setHandlers({
-      onText: (payload) => (this.onRawFrame ? this.onRawFrame(payload) : this.#dispatch(payload)),
+      onText: (buffer, start, end) => (this.onRawFrame ? this.onRawFrame(buffer, start, end) : this.#dispatch(buffer.subarray(start, end))),
       onClose: (code, reason) => {
         this.closeCode = code;
         for (const waiter of this.#waiters) waiter.reject(new PusherClientError('CLOSED', `closed ${code} ${reason}`));
@@ -63,7 +63,7 @@ export class PusherClient {
     let early: Buffer[] = [];
     const ws = await RawWebSocket.open(endpoint.host, endpoint.port, `/app/${appKey}?protocol=7&client=bench&version=1.0`, {
       // Frames that arrive with the 101 response are kept for the client below.
-      onText: (payload) => early.push(Buffer.from(payload)),
+      onText: (buffer, start, end) => early.push(Buffer.from(buffer.subarray(start, end))),
     });
     const client = new PusherClient(ws);
     const established = client.waitFor((frame) => frame.event === 'pusher:connection_established');

@@ -9,8 +9,11 @@ import { connect, type Socket } from 'node:net';
  * unpredictable keys to protect intermediaries; loopback load has none).
  */
 export interface RawWebSocketHandlers {
-  /** A complete text frame; `payload` is a view valid only during the call. */
-  onText(payload: Buffer): void;
+  /**
+   * A complete text frame: bytes `start` to `end` of `buffer`, valid only
+   * during the call (offsets rather than a slice: no object per frame).
+   */
+  onText(buffer: Buffer, start: number, end: number): void;
   /** The connection ended (close frame, TCP close or error). */
   onClose?(code: number, reason: string): void;
 }
@@ -153,9 +156,12 @@ export class RawWebSocket {
         header = 10;
       }
       if (buffer.length - offset < header + length) break;
-      const payload = buffer.subarray(offset + header, offset + header + length);
-      offset += header + length;
-      this.#onFrame(first & 0x0f, (first & 0x80) !== 0, payload);
+      const start = offset + header;
+      offset = start + length;
+      const opcode = first & 0x0f;
+      // The hot path: a whole text frame goes out as offsets.
+      if (opcode === OP_TEXT && first & 0x80 && !this.#fragments) this.#handlers.onText(buffer, start, offset);
+      else this.#onFrame(opcode, (first & 0x80) !== 0, buffer.subarray(start, offset));
       if (this.closed) return;
     }
     if (offset < buffer.length) {
@@ -166,12 +172,11 @@ export class RawWebSocket {
 
   #onFrame(opcode: number, fin: boolean, payload: Buffer): void {
     if (opcode === OP_TEXT || opcode === OP_CONTINUATION) {
-      if (fin && !this.#fragments) return this.#handlers.onText(payload);
       (this.#fragments ??= []).push(Buffer.from(payload));
       if (fin) {
         const whole = Buffer.concat(this.#fragments);
         this.#fragments = undefined;
-        this.#handlers.onText(whole);
+        this.#handlers.onText(whole, 0, whole.length);
       }
       return;
     }

@@ -9,6 +9,17 @@ export class DeliveryCounter {
   readonly latency = new LatencySamples();
   /** Latency is only recorded while true (warm-up and drain are excluded). */
   recording = false;
+  /** `onReach` runs once when `deliveries` reaches this (flow control without polling). */
+  wakeAt = Number.POSITIVE_INFINITY;
+  onReach: (() => void) | undefined;
+
+  /** Called by the subscribers' frame handlers. */
+  delivered(): void {
+    if (++this.deliveries >= this.wakeAt) {
+      this.wakeAt = Number.POSITIVE_INFINITY;
+      this.onReach?.();
+    }
+  }
 
   reset(): void {
     this.deliveries = 0;
@@ -41,13 +52,11 @@ export async function subscribeMany(
     await client.subscribe(channelOf(index));
     const probe = index % probeEvery === 0;
     client.onRawFrame = probe
-      ? (payload) => {
-          counter.deliveries++;
-          if (counter.recording) counter.latency.add(performance.now() - readSentAt(payload));
+      ? (buffer, start, end) => {
+          if (counter.recording) counter.latency.add(performance.now() - readSentAt(buffer, start, end));
+          counter.delivered();
         }
-      : () => {
-          counter.deliveries++;
-        };
+      : () => counter.delivered();
     return client;
   });
   return {

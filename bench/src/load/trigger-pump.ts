@@ -1,6 +1,7 @@
 import { HttpConnection } from './http-client.js';
 import type { Endpoint } from './pusher-client.js';
 import { sleep } from '../measure/stats.js';
+import type { DeliveryCounter } from './subscribers.js';
 
 export interface PumpResult {
   /** Requests answered 2xx. */
@@ -91,4 +92,44 @@ export async function pumpAtRate(
 export async function drain(connections: HttpConnection[], timeoutMs = 10_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (connections.some((connection) => connection.inFlight > 0 && !connection.failed) && performance.now() < deadline) await sleep(5);
+}
+
+/**
+ * Flow-controlled loop for fan-out: sends the next trigger whenever fewer
+ * than `windowEvents` events are still on their way to the subscribers
+ * (judged by deliveries counted, `perEvent` per event). It measures the
+ * most a server sustains end to end with bounded queueing, and a scheduling
+ * hiccup only slows it down instead of snowballing into backpressure.
+ */
+export async function pumpWindowed(
+  connections: HttpConnection[],
+  counter: DeliveryCounter,
+  perEvent: number,
+  windowEvents: number,
+  durationMs: number,
+  nextRequest: () => Buffer | string,
+): Promise<PumpResult & { deliveries: number }> {
+  const { result, onResponse } = tally();
+  const startDeliveries = counter.deliveries;
+  let sent = 0;
+  let next = 0;
+  let running = true;
+  const fill = () => {
+    if (!running) return;
+    const done = Math.floor((counter.deliveries - startDeliveries) / perEvent);
+    for (; sent - done < windowEvents; sent++) connections[next++ % connections.length]!.send(nextRequest(), onResponse);
+    // Wake when the oldest event in flight has been delivered everywhere.
+    counter.wakeAt = startDeliveries + (sent - windowEvents + 1) * perEvent;
+  };
+  counter.onReach = fill;
+  const started = performance.now();
+  fill();
+  await sleep(durationMs);
+  running = false;
+  const deliveries = counter.deliveries - startDeliveries;
+  result.seconds = (performance.now() - started) / 1000;
+  counter.onReach = undefined;
+  counter.wakeAt = Number.POSITIVE_INFINITY;
+  await drain(connections);
+  return { ...result, deliveries };
 }

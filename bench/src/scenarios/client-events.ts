@@ -38,9 +38,9 @@ export const clientEventsScenario: Scenario = {
     const prefixes = clients.map((_, index) => `{"event":"client-bounce","channel":"${channelOf(index)}","data":{"sent_at":`);
     const send = (index: number) => clients[index]!.sendText(`${prefixes[index]}${performance.now().toFixed(3)}}}`);
     clients.forEach((client, index) => {
-      client.onRawFrame = (payload) => {
+      client.onRawFrame = (buffer, start, end) => {
         received++;
-        if (recording) latency.add(performance.now() - readSentAt(payload));
+        if (recording) latency.add(performance.now() - readSentAt(buffer, start, end));
         if (running) send(index);
       };
     });
