@@ -202,12 +202,16 @@ export function runApiSuite(name: string, openStore: () => Promise<NotificationS
       expect(pusher.triggers).toEqual([{ name: 'notification.deleted', channels: ['private-App.Model.Entity.User.u1'], data: { notification_id: a!.id, unread_count: 1 } }]);
     });
 
-    it("deletes all of the user's notifications and no one else's", async () => {
+    it("deletes all of the user's notifications and no one else's, and broadcasts notification.all-deleted", async () => {
       await seed('u1', 4);
       await seed('u2', 1);
       const r = await call('DELETE', '/notification/notifications.json', 'u1');
       expect(r.body).toEqual({ deleted: 4, meta: { unread_count: 0 } });
       expect((await call('GET', '/notification/notifications.json', 'u2')).body.meta.total).toBe(1);
+      expect(pusher.triggers).toEqual([{ name: 'notification.all-deleted', channels: ['private-App.Model.Entity.User.u1'], data: { deleted: 4, unread_count: 0 } }]);
+      // Nothing left to delete: nothing to announce.
+      expect((await call('DELETE', '/notification/notifications.json', 'u1')).body).toEqual({ deleted: 0, meta: { unread_count: 0 } });
+      expect(pusher.triggers).toHaveLength(1);
     });
 
     it('still answers when broadcasting fails, and reports the failure', async () => {

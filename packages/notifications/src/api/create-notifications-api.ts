@@ -178,8 +178,7 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
     const userId = c.get('notificationsUserId');
     const deleted = await store.deleteAll(userId);
     const unread = await store.unreadCount(userId);
-    // No dedicated event exists for "all deleted"; marked-all-read carries the new count of 0.
-    if (deleted > 0) await announce(c, userId, NOTIFICATION_EVENTS.markedAllRead, { unread_count: unread });
+    if (deleted > 0) await announce(c, userId, NOTIFICATION_EVENTS.allDeleted, { deleted, unread_count: unread });
     return c.json({ deleted, meta: { unread_count: unread } });
   });
 

@@ -12,12 +12,13 @@ export interface Broadcaster {
   authorizeChannel?(socketId: string, channelName: string): { auth: string };
 }
 
-/** The four events the bell listens for. */
+/** The events the bell listens for. */
 export const NOTIFICATION_EVENTS = {
   created: 'notification.created',
   markedRead: 'notification.marked-read',
   markedAllRead: 'notification.marked-all-read',
   deleted: 'notification.deleted',
+  allDeleted: 'notification.all-deleted',
 } as const;
 
 /** Default private channel for a user: `private-App.Model.Entity.User.{userId}`. */
