@@ -16,7 +16,7 @@ afterAll(async () => {
 
 function recordEvents(target: EventTarget) {
   const events: Array<{ name: string; detail: unknown }> = [];
-  for (const name of ['notification:marked-read', 'notification:all-marked-read', 'notification:received', 'notification:deleted', 'notification:error']) {
+  for (const name of ['notification:marked-read', 'notification:all-marked-read', 'notification:received', 'notification:deleted', 'notification:all-deleted', 'notification:error']) {
     target.addEventListener(name, (event) => events.push({ name, detail: (event as CustomEvent).detail }));
   }
   return events;
@@ -192,6 +192,19 @@ describe('NotificationStore over the HTTP contract', () => {
     store.applyLiveEvent({ event: 'notification.marked-all-read', data: { unread_count: 0 } });
     expect(store.unreadCount).toBe(0);
     expect(store.items.every((item) => item.read_at !== null)).toBe(true);
+  });
+
+  it('applies a pushed all-deleted: server items go, page-local ones stay, count from the event, event fired once', async () => {
+    const { store, events } = makeStore(2);
+    await store.refresh();
+    expect(store.hasMore).toBe(true);
+    store.addNotification({ id: 'local', title: 'Only in this page' });
+    store.applyLiveEvent({ event: 'notification.all-deleted', data: { deleted: 4, unread_count: 0 } });
+    expect(ids(store)).toEqual(['local']);
+    expect(store.unreadCount).toBe(0);
+    expect(store.hasMore).toBe(false);
+    store.applyLiveEvent({ event: 'notification.all-deleted', data: { deleted: 0, unread_count: 0 } });
+    expect(events.filter((event) => event.name === 'notification:all-deleted')).toEqual([{ name: 'notification:all-deleted', detail: {} }]);
   });
 
   it('notifies unreadCount and items subscribers, and unsubscribes', async () => {

@@ -391,6 +391,20 @@ export class NotificationStore {
         if (count !== undefined) this.#setCount(count);
         return;
       }
+      case 'notification.all-deleted': {
+        // Everything the server held is gone; only page-local additions stay.
+        const kept = this.items.filter((item) => this.#localOnlyIds.has(item.id));
+        if (kept.length !== this.items.length) {
+          this.#setItems(kept);
+          this.#dispatch('notification:all-deleted', {});
+        }
+        if (this.hasMore) {
+          this.hasMore = false;
+          this.#stateChanged();
+        }
+        this.#setCount(count ?? 0);
+        return;
+      }
     }
   }
 

@@ -41,7 +41,8 @@ export type LiveEventName =
   | 'notification.created'
   | 'notification.marked-read'
   | 'notification.marked-all-read'
-  | 'notification.deleted';
+  | 'notification.deleted'
+  | 'notification.all-deleted';
 
 export interface LiveEvent {
   event: LiveEventName;

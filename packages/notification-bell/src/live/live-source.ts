@@ -5,6 +5,7 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'notification.marked-read',
   'notification.marked-all-read',
   'notification.deleted',
+  'notification.all-deleted',
 ];
 
 export function isLiveEventName(value: unknown): value is LiveEventName {
