@@ -47,12 +47,34 @@ export function summarise(scenario: Scenario, sizes: string, runs: ScenarioRepor
   const valuesOf = (target: string, key: string) =>
     runs.filter((run) => run.target === target && !run.error).map((run) => run.result[key] ?? Number.NaN);
   const baselineLoad = median(valuesOf(scenario.baseline, 'load_cpu_pct'));
-  const rows = scenario.metrics.map((spec): MetricRow => {
+  const perCore = (target: string, key: string) =>
+    runs
+      .filter((run) => run.target === target && !run.error)
+      .map((run) => (run.result[key] ?? Number.NaN) / ((run.result['server_cpu_pct'] ?? Number.NaN) / 100));
+  const rows = scenario.metrics.flatMap((spec): MetricRow[] => {
     const baseline = median(valuesOf(scenario.baseline, spec.key));
     const subject = median(valuesOf(scenario.subject, spec.key));
     const ratio = subject / baseline;
     const loadBound = spec.better === 'higher' && baselineLoad >= loadBoundPct;
-    return { scenario: scenario.title, metric: spec.label, unit: spec.unit, baseline, subject, ratio, target: targetText(spec), verdict: verdictOf(spec, ratio), loadBound };
+    const row: MetricRow = { scenario: scenario.title, metric: spec.label, unit: spec.unit, baseline, subject, ratio, target: targetText(spec), verdict: verdictOf(spec, ratio), loadBound };
+    if (!spec.perServerCore) return [row];
+    const coreBaseline = median(perCore(scenario.baseline, spec.key));
+    const coreSubject = median(perCore(scenario.subject, spec.key));
+    const coreRatio = coreSubject / coreBaseline;
+    return [
+      row,
+      {
+        scenario: scenario.title,
+        metric: `${spec.label} per server core`,
+        unit: spec.unit,
+        baseline: coreBaseline,
+        subject: coreSubject,
+        ratio: coreRatio,
+        target: targetText(spec),
+        verdict: verdictOf(spec, coreRatio),
+        loadBound: false,
+      },
+    ];
   });
   const diagnostics: ScenarioReport['diagnostics'] = {};
   for (const target of [scenario.baseline, scenario.subject]) {

@@ -93,7 +93,8 @@ async function main(): Promise<void> {
 
   const table = textTable(reports);
   process.stdout.write(`\n${table}\n`);
-  const name = quick ? 'quick' : 'latest';
+  // A profiled daemon is slower: its figures never replace the latest table.
+  const name = values.profile ? 'profile' : quick ? 'quick' : 'latest';
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(`${resultsDir}${name}.json`, `${JSON.stringify({ machine, quick, repetitions: reps, reports }, null, 2)}\n`);
   writeFileSync(`${resultsDir}${name}.md`, markdownReport(machine, quick, reps, reports));

@@ -17,7 +17,7 @@ export const presenceChurnScenario: Scenario = {
   baseline: 'ceiling',
   subject: 'daemon',
   metrics: [
-    { key: 'joins_per_second', label: 'presence joins/s', unit: '/s', better: 'higher' },
+    { key: 'joins_per_second', label: 'presence joins/s', unit: '/s', better: 'higher', perServerCore: true },
     { key: 'member_added_p50_ms', label: 'member_added latency p50', unit: 'ms', better: 'lower' },
     { key: 'member_added_p99_ms', label: 'member_added latency p99', unit: 'ms', better: 'lower' },
   ],

@@ -9,6 +9,13 @@ export interface MetricSpec {
   better: 'higher' | 'lower';
   /** The target for subject / baseline, when there is one. */
   target?: { atLeast: number } | { atMost: number };
+  /**
+   * Also report this rate per CPU-second the server actually got (value /
+   * server CPU share, run by run). On a shared machine a server may be
+   * runnable but not running; the normalised rate is the cost per event,
+   * which contention and a load-bound baseline do not distort.
+   */
+  perServerCore?: boolean;
 }
 
 export interface ScenarioContext {

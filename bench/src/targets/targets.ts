@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +14,8 @@ export interface RunningTarget {
   readonly kind: TargetKind;
   /** One endpoint per node (two for `daemon-2-nodes`). */
   readonly nodes: Endpoint[];
+  /** Server process ids, one per node. */
+  readonly pids: number[];
   /** Resident memory of the server process(es), bytes. */
   rss(): number;
   /** CPU seconds used so far by the server process(es). */
@@ -38,9 +40,10 @@ export function daemonBin(): string {
   return join(dirname(require.resolve('@org/server/package.json')), 'dist', 'bin.js');
 }
 
-/** The built ceiling server, next to this module once bundled (bench/dist). */
+/** The built ceiling server: next to this module once bundled (bench/dist), or bench/dist seen from src/targets. */
 export function ceilingBin(): string {
-  return fileURLToPath(new URL('./ceiling-bin.js', import.meta.url));
+  const bundled = fileURLToPath(new URL('./ceiling-bin.js', import.meta.url));
+  return existsSync(bundled) ? bundled : fileURLToPath(new URL('../../dist/ceiling-bin.js', import.meta.url));
 }
 
 /** Limits high enough that only speed, never a quota, decides the result. */
@@ -93,7 +96,7 @@ async function startDaemonNode(options: TargetOptions, redisUrl: string | undefi
 export async function startDaemon(options: TargetOptions): Promise<RunningTarget> {
   const node = await startDaemonNode(options, undefined);
   const pid = node.child.pid!;
-  return { kind: 'daemon', nodes: [node.endpoint], rss: () => rssBytes(pid), cpu: () => cpuSeconds(pid), stop: () => node.stop() };
+  return { kind: 'daemon', nodes: [node.endpoint], pids: [pid], rss: () => rssBytes(pid), cpu: () => cpuSeconds(pid), stop: () => node.stop() };
 }
 
 /** Two daemons sharing Redis (scaling on through REDIS_URL), both on the server CPU. */
@@ -108,6 +111,7 @@ export async function startDaemonPair(options: TargetOptions): Promise<RunningTa
   return {
     kind: 'daemon-2-nodes',
     nodes: [first.endpoint, second.endpoint],
+    pids,
     rss: () => pids.reduce((sum, pid) => sum + rssBytes(pid), 0),
     cpu: () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
     stop: async () => {
@@ -127,7 +131,7 @@ export async function startCeiling(options: TargetOptions): Promise<RunningTarge
     throw error;
   }
   const pid = child.pid!;
-  return { kind: 'ceiling', nodes: [{ host, port }], rss: () => rssBytes(pid), cpu: () => cpuSeconds(pid), stop: () => stopProcess(child) };
+  return { kind: 'ceiling', nodes: [{ host, port }], pids: [pid], rss: () => rssBytes(pid), cpu: () => cpuSeconds(pid), stop: () => stopProcess(child) };
 }
 
 export function startTarget(kind: TargetKind, options: TargetOptions): Promise<RunningTarget> {
