@@ -72,7 +72,7 @@ async function main(): Promise<void> {
           let error: string | undefined;
           try {
             if (kind === 'daemon-2-nodes' && !redis) throw new Error('no Redis');
-            const target = await startTarget(kind, { cpu, profileDir, redisUrl: redis?.url });
+            const target = await startTarget(kind, { cpu, profileDir, redisUrl: redis?.url, redisPid: redis?.pid });
             try {
               result = await scenario.run(target, { quick, log });
             } finally {
@@ -93,8 +93,8 @@ async function main(): Promise<void> {
 
   const table = textTable(reports);
   process.stdout.write(`\n${table}\n`);
-  // A profiled daemon is slower: its figures never replace the latest table.
-  const name = values.profile ? 'profile' : quick ? 'quick' : 'latest';
+  // Only a full (every scenario, 3+ repetitions), unprofiled run replaces the latest table.
+  const name = values.profile ? 'profile' : quick ? 'quick' : only || reps < 3 ? 'partial' : 'latest';
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(`${resultsDir}${name}.json`, `${JSON.stringify({ machine, quick, repetitions: reps, reports }, null, 2)}\n`);
   writeFileSync(`${resultsDir}${name}.md`, markdownReport(machine, quick, reps, reports));

@@ -7,6 +7,8 @@ import { sleep } from '../measure/stats.js';
 
 export interface RunningRedis {
   url: string;
+  /** Our redis-server's PID; undefined for an external REDIS_URL. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -19,7 +21,7 @@ const defaultPort = 6393;
  */
 export async function startRedis(cpu: number | undefined): Promise<RunningRedis> {
   const existing = process.env['REDIS_URL'];
-  if (existing) return { url: existing, stop: async () => {} };
+  if (existing) return { url: existing, pid: undefined, stop: async () => {} };
   const port = Number(process.env['BENCH_REDIS_PORT'] ?? defaultPort);
   const pidFile = join(tmpdir(), `bench-redis-${port}.pid`);
   const args = ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--daemonize', 'yes', '--pidfile', pidFile];
@@ -37,6 +39,7 @@ export async function startRedis(cpu: number | undefined): Promise<RunningRedis>
   if (!pid) throw new Error(`redis-server wrote no pid file at ${pidFile}`);
   return {
     url: `redis://127.0.0.1:${port}`,
+    pid,
     async stop() {
       try {
         process.kill(pid, 'SIGTERM');
