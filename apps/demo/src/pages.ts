@@ -26,6 +26,7 @@ function layout(o: LayoutOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${o.csrfToken ? html`<meta name="csrfToken" content="${o.csrfToken}">` : ''}
 <title>${o.title} · Realtime demo</title>
+<link rel="icon" href="/assets/demo/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/demo/demo.css">
 ${o.importMap ? html`<script type="importmap">${rawJson(o.importMap)}</script>` : ''}
 ${o.head}

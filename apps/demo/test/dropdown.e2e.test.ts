@@ -24,6 +24,7 @@ describe('demo page, dropdown mode, in headless Chromium', () => {
   });
   afterEach(async () => {
     await user?.context.close();
+    expect(user?.errors).toEqual([]);
   });
 
   it('shows the unread count in the badge and in the bell button name', async () => {

@@ -19,6 +19,8 @@ export interface RecordedEvent {
 export interface SignedInContext {
   context: BrowserContext;
   events: RecordedEvent[];
+  /** Uncaught page errors and console errors of every tab; a clean run has none. */
+  errors: string[];
   /** Opens `path` and waits until the bell has its first server answer. */
   open(path?: string): Promise<Page>;
 }
@@ -30,6 +32,16 @@ export interface SignedInContext {
 export async function signedInContext(browser: Browser, baseUrl: string, viewport = { width: 1100, height: 760 }): Promise<SignedInContext> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport, locale: 'en-US' });
   const events: RecordedEvent[] = [];
+  const errors: string[] = [];
+  context.on('page', (page) => {
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) errors.push(`HTTP ${response.status()} ${response.request().method()} ${response.url()}`);
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+    });
+  });
   await context.exposeBinding('__recordEvent', ({ page }, name: string, detail: Record<string, unknown> | null) => {
     events.push({ name, detail, tab: context.pages().indexOf(page) });
   });
@@ -48,6 +60,7 @@ export async function signedInContext(browser: Browser, baseUrl: string, viewpor
   return {
     context,
     events,
+    errors,
     async open(path = '/') {
       const page = await context.newPage();
       await page.goto(path);
