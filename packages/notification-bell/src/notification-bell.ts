@@ -432,7 +432,7 @@ export class NotificationBell extends LitElement {
         tabindex="-1"
         ?hidden=${!open}
       >
-        <header part="header">
+        <div class="header" part="header">
           <h2 id=${titleId} part="title">${messages.title}</h2>
           ${count > 0
             ? html`<button type="button" class="text-button" part="mark-all-read" @click=${() => void store.markAllAsRead()}>${messages.markAllRead}</button>`
@@ -440,7 +440,7 @@ export class NotificationBell extends LitElement {
           ${panelMode
             ? html`<button type="button" class="icon-button" part="close" aria-label=${messages.close} @click=${() => this.hide(true)}>${icon('close')}</button>`
             : nothing}
-        </header>
+        </div>
         ${open ? this.#renderBody(messages, titleId) : nothing}
       </div>
     `;

@@ -49,7 +49,7 @@ export const bellStyles = css`
   :host([mode='panel']) .panel { position: fixed; top: 0; bottom: 0; inset-inline-end: 0; inset-inline-start: auto; max-height: none; height: 100vh; border-radius: 0; animation: slide 0.2s ease-out; }
   .backdrop { position: fixed; inset: 0; z-index: calc(var(--notif-z-index, 1000) - 1); background: var(--_backdrop); }
   .panel[hidden], .backdrop[hidden] { display: none; }
-  header { display: flex; align-items: center; gap: 8px; padding: 12px 16px; border-bottom: 1px solid var(--_border); }
+  .header { display: flex; align-items: center; gap: 8px; padding: 12px 16px; border-bottom: 1px solid var(--_border); }
   h2 { flex: 1; margin: 0; font-size: 16px; }
   .text-button { padding: 4px 8px; border: 0; border-radius: 4px; background: transparent; color: var(--_accent); cursor: pointer; }
   .text-button:hover, .icon-button:hover { background: var(--_hover-bg); }
