@@ -1,12 +1,12 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from './helpers/chromium.js';
+import { launchChromium, runBrowserTests } from './helpers/chromium.js';
 import { badge, bellButton, focusedInBell, items, panel, signedInContext, waitForUnread } from './helpers/demo-page.js';
 import type { SignedInContext } from './helpers/demo-page.js';
 import { startStack } from './helpers/stack.js';
 import type { DemoStack } from './helpers/stack.js';
 
-describe('demo page, dropdown mode, in headless Chromium', () => {
+describe.runIf(runBrowserTests)('demo page, dropdown mode, in headless Chromium', () => {
   let browser: Browser;
   let stack: DemoStack;
   let user: SignedInContext;

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from './helpers/chromium.js';
+import { launchChromium, runBrowserTests } from './helpers/chromium.js';
 import { bellButton, csrfToken, items, signedInContext, waitForUnread } from './helpers/demo-page.js';
 import type { SignedInContext } from './helpers/demo-page.js';
 import { channelSubscriptionCount } from './helpers/realtime.js';
@@ -23,7 +23,7 @@ function recordFrames(page: Page): Array<{ event: string; data: string }> {
   return frames;
 }
 
-describe('demo page, live updates through the realtime daemon', () => {
+describe.runIf(runBrowserTests)('demo page, live updates through the realtime daemon', () => {
   let browser: Browser;
   let stack: DemoStack;
   let user: SignedInContext;
