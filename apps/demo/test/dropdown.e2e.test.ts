@@ -108,7 +108,17 @@ describe.runIf(runBrowserTests)('demo page, dropdown mode, in headless Chromium'
     await expect(stack.unreadCount()).resolves.toBe(11);
   });
 
-  it('is usable with the keyboard alone: Tab to the bell, Enter, arrows, Enter follows the item', async () => {
+  it("an action button with an event dispatches it with the action's data (the demo shows it)", async () => {
+    await stack.seed(3, 0);
+    const page = await user.open('/?polling=off');
+    await bellButton(page).click();
+    const request = page.locator('notification-bell article.item', { hasText: 'Charles asks for access' });
+    await request.hover();
+    await request.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => page.locator('#send-status').textContent()).toMatch(/^Approved request 7 \(from notification [0-9a-f-]{36}\)\.$/);
+  });
+
+    it('is usable with the keyboard alone: Tab to the bell, Enter, arrows, Enter follows the item', async () => {
     const page = await user.open('/?polling=off');
     // From the top of the page, Tab until the bell button has focus.
     let presses = 0;
