@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { collectMachine, type MachineInfo } from './machine.js';
 import { markdownCpu, markdownTable, summarise, textTable, type ScenarioReport } from './report.js';
+import { withLatestTable } from './readme-table.js';
 import { scenarios } from './scenarios/index.js';
 import type { RunResult } from './scenarios/scenario.js';
 import { canPin, pin } from './targets/processes.js';
@@ -99,6 +100,14 @@ async function main(): Promise<void> {
   writeFileSync(`${resultsDir}${name}.json`, `${JSON.stringify({ machine, quick, repetitions: reps, reports }, null, 2)}\n`);
   writeFileSync(`${resultsDir}${name}.md`, markdownReport(machine, quick, reps, reports));
   log(`\nwrote bench/results/${name}.json and bench/results/${name}.md`);
+  const readme = fileURLToPath(new URL('../README.md', import.meta.url));
+  if (name === 'latest' && existsSync(readme)) {
+    const updated = withLatestTable(readFileSync(readme, 'utf8'), markdownReport(machine, false, reps, reports));
+    if (updated !== undefined) {
+      writeFileSync(readme, updated);
+      log('updated the table in bench/README.md');
+    }
+  }
 }
 
 function markdownReport(machine: MachineInfo, quick: boolean, reps: number, reports: ScenarioReport[]): string {
