@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import type { RealtimeServer } from '@org/protocol';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { createHttpBridge, type FetchHandler } from './http-bridge.js';
@@ -43,6 +44,18 @@ export interface UwsServer {
   stopListening(): void;
   /** HTTP requests being answered right now. */
   readonly inFlightRequests: number;
+}
+
+/** A port that is free on `host` right now, picked by the OS. */
+function pickFreePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error(`no free port on ${host}`))));
+    });
+  });
 }
 
 /**
@@ -93,16 +106,20 @@ export async function createUwsServer(options: UwsServerOptions): Promise<UwsSer
     get inFlightRequests() {
       return inFlight;
     },
-    listen: (requested = port) =>
-      new Promise<number>((resolve, reject) => {
-        const host = options.host ?? '0.0.0.0';
-        app.listen(host, requested, (socket) => {
-          if (!socket) return reject(new Error(`could not listen on ${host}:${requested}`));
+    listen: async (requested = port) => {
+      const host = options.host ?? '0.0.0.0';
+      // Linux refuses to re-bind a port the kernel picked (port 0) while connections accepted on it
+      // are still open, which a graceful restart needs; a port chosen up front re-binds fine.
+      const chosen = requested === 0 ? await pickFreePort(host) : requested;
+      return new Promise<number>((resolve, reject) => {
+        app.listen(host, chosen, (socket) => {
+          if (!socket) return reject(new Error(`could not listen on ${host}:${chosen}`));
           listenSocket = socket;
           port = uws.us_socket_local_port(socket);
           resolve(port);
         });
-      }),
+      });
+    },
     stopListening() {
       if (listenSocket) uws.us_listen_socket_close(listenSocket);
       listenSocket = undefined;
