@@ -29,7 +29,7 @@ describe.runIf(runBrowserTests)('demo page, dropdown mode, in headless Chromium'
 
   it('shows the unread count in the badge and in the bell button name', async () => {
     const page = await user.open('/?polling=off');
-    await expect(badge(page).textContent()).resolves.toBe('12');
+    await expect.poll(() => badge(page).textContent()).toBe('12');
     await expect(bellButton(page).getAttribute('aria-label')).resolves.toBe('Notifications, 12 unread');
     await expect(page.getByRole('button', { name: 'Notifications, 12 unread' }).count()).resolves.toBe(1);
   });
@@ -44,7 +44,7 @@ describe.runIf(runBrowserTests)('demo page, dropdown mode, in headless Chromium'
     await expect(panel(page).getAttribute('aria-modal')).resolves.toBeNull();
     await expect(items(page).count()).resolves.toBe(5);
     // Newest first: the last sample created is on top.
-    await expect(items(page).first().locator('.title').textContent()).resolves.toContain('(2)');
+    await expect.poll(() => items(page).first().locator('.title').textContent()).toContain('(2)');
   });
 
   it('clicking an item sends the PATCH, drops the count, fires marked-read and follows its link', async () => {
@@ -60,8 +60,8 @@ describe.runIf(runBrowserTests)('demo page, dropdown mode, in headless Chromium'
     const request = await patch;
     expect(request.headers()['x-csrf-token']).toBeTruthy();
     await navigation;
-    await expect(page.locator('h1').textContent()).resolves.toBe('You followed a notification');
-    expect(user.events).toContainEqual({ name: 'notification:marked-read', detail: { notificationId: id }, tab: 0 });
+    await expect.poll(() => page.locator('h1').textContent()).toBe('You followed a notification');
+    await expect.poll(() => user.events).toContainEqual({ name: 'notification:marked-read', detail: { notificationId: id }, tab: 0 });
     await expect(stack.unreadCount()).resolves.toBe(11);
     // Back on the demo page, the server's count is the one shown.
     await page.goto('/?polling=off');
@@ -104,7 +104,7 @@ describe.runIf(runBrowserTests)('demo page, dropdown mode, in headless Chromium'
     await request;
     await expect.poll(() => page.locator(`notification-bell article[data-id="${id}"]`).count()).toBe(0);
     await waitForUnread(page, 11);
-    expect(user.events).toContainEqual({ name: 'notification:deleted', detail: { notificationId: id }, tab: 0 });
+    await expect.poll(() => user.events).toContainEqual({ name: 'notification:deleted', detail: { notificationId: id }, tab: 0 });
     await expect(stack.unreadCount()).resolves.toBe(11);
   });
 

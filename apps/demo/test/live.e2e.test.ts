@@ -79,15 +79,15 @@ describe.runIf(runBrowserTests)('demo page, live updates through the realtime da
     await expect.poll(() => user.events.find((event) => event.name === 'notification:received')?.detail?.id, { timeout: 1_000 }).toBe(body.notification.id);
     console.log(`[demo e2e] form click -> notification:received in the bell: ${Date.now() - clickedAt} ms (POST answered after ${sentAt - clickedAt} ms)`);
     await waitForUnread(page, 4, 1_000);
-    await expect(page.locator('#send-status').textContent()).resolves.toBe('Sent “Deploy finished”.');
+    await expect.poll(() => page.locator('#send-status').textContent()).toBe('Sent “Deploy finished”.');
 
     // It came over the WebSocket, not from a poll, and the page never reloaded.
     expect(frames.some((frame) => frame.event === 'notification.created' && frame.data.includes(body.notification.id))).toBe(true);
     expect(listRequests).toEqual([]);
     await expect(page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).resolves.toBe(true);
     await bellButton(page).click();
-    await expect(items(page).first().locator('.title').textContent()).resolves.toContain('Deploy finished');
-    await expect(items(page).first().locator('.message').textContent()).resolves.toBe('Version 2.1 is live.');
+    await expect.poll(() => items(page).first().locator('.title').textContent()).toContain('Deploy finished');
+    await expect.poll(() => items(page).first().locator('.message').textContent()).toBe('Version 2.1 is live.');
   });
 
   it('a notification sent by the server (HTTP call from elsewhere) appears live in the open page', async () => {
@@ -100,7 +100,7 @@ describe.runIf(runBrowserTests)('demo page, live updates through the realtime da
     await waitForUnread(page, 4, 1_000);
     await bellButton(page).click();
     // Message text is rendered as text, never as HTML.
-    await expect(items(page).first().locator('.message').textContent()).resolves.toBe('<b>not bold</b>');
+    await expect.poll(() => items(page).first().locator('.message').textContent()).toBe('<b>not bold</b>');
     await expect(page.locator('notification-bell .message b').count()).resolves.toBe(0);
   });
 
@@ -135,11 +135,11 @@ describe.runIf(runBrowserTests)('demo page, live updates through the realtime da
     const id = await otherPage.locator('notification-bell article.item.unread').first().getAttribute('data-id');
     await otherPage.locator(`notification-bell article[data-id="${id}"] [part="mark-read"]`).click();
     await waitForUnread(page, 2);
-    expect(user.events).toContainEqual({ name: 'notification:marked-read', detail: { notificationId: id }, tab: 0 });
+    await expect.poll(() => user.events).toContainEqual({ name: 'notification:marked-read', detail: { notificationId: id }, tab: 0 });
 
     // "Delete all" in the other browser: the first one empties live (notification.all-deleted).
     await otherPage.click('#delete-all');
-    await expect(otherPage.locator('#send-status').textContent()).resolves.toBe('Deleted 4 notifications.');
+    await expect.poll(() => otherPage.locator('#send-status').textContent()).toBe('Deleted 4 notifications.');
     await waitForUnread(page, 0);
     await expect.poll(() => user.events.map((event) => event.name)).toContain('notification:all-deleted');
     await bellButton(page).click();
