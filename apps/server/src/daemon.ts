@@ -91,7 +91,15 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       metrics.recordHttp(app?.id, method, status);
       engine.events.emit('http.api.response', { app, method, route, status });
     },
-    ...(rateLimits ? { rateLimit: (app: App, kind: RateLimitKind, points: number) => rateLimits.consume(app, kind, points) } : {}),
+    ...(rateLimits
+      ? {
+          rateLimit: async (app: App, kind: RateLimitKind, points: number) => {
+            const decision = await rateLimits.consume(app, kind, points);
+            if (!decision.allowed) metrics.recordRateLimited(app.id, kind);
+            return decision;
+          },
+        }
+      : {}),
   });
 
   const tls = serverConfig.options.tls ? await checkTls(serverConfig.options.tls) : undefined;

@@ -54,6 +54,7 @@ export function createMetrics() {
         messagesIn.inc({ app_id: connection.app.id });
         bytesIn.inc({ app_id: connection.app.id }, bytes);
       });
+      server.events.on('client.event.rate_limited', ({ app }) => rateLimited.inc({ app_id: app.id, kind: 'client_events' }));
       server.events.on('message.sent', ({ app, recipients, bytes }) => {
         if (recipients === 0) return;
         messagesOut.inc({ app_id: app.id }, recipients);
@@ -63,7 +64,7 @@ export function createMetrics() {
     recordHttp(appId: string | undefined, method: string, status: number): void {
       httpCalls.inc({ app_id: appId ?? 'none', method, status: String(status) });
     },
-    /** Called by the rate limiters each time they refuse something. */
+    /** Called each time an HTTP API rate limit refuses a request (client events are counted from engine events). */
     recordRateLimited(appId: string, kind: RateLimitKind): void {
       rateLimited.inc({ app_id: appId, kind });
     },

@@ -35,6 +35,7 @@ export function handleClientEvent(server: RealtimeServer, connection: Connection
     connection.clientEventCount = 0;
   }
   if (++connection.clientEventCount > app.maxClientEventsPerSecond) {
+    server.events.emit('client.event.rate_limited', { app, channel, event: frame.event, socketId: connection.socketId });
     return reject(connection, `Rate limit exceeded: at most ${app.maxClientEventsPerSecond} client events per second.`);
   }
 

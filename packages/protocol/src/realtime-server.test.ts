@@ -207,6 +207,20 @@ describe('client events', () => {
     disabled.receive({ event: 'client-x', channel: 'private-y', data: {} });
     expect(disabled.events('pusher:error')[0]?.data).toMatchObject({ code: 4301, message: 'Client events are disabled for this app.' });
   });
+  it('reports each client event dropped by the per-connection rate limit, and only those', async () => {
+    const { server, transport } = setup();
+    const limited: Array<{ channel: string; event: string; socketId: string }> = [];
+    server.events.on('client.event.rate_limited', ({ channel, event, socketId }) => limited.push({ channel, event, socketId }));
+    const socket = await transport.connect({ appKey: 'key' });
+    await subscribe(socket, 'private-ok');
+    socket.receive({ event: 'client-x', channel: 'news', data: {} });
+    for (let i = 0; i < 5; i++) socket.receive({ event: 'client-x', channel: 'private-ok', data: {} });
+    const { socketId } = socket;
+    expect(limited).toEqual([
+      { channel: 'private-ok', event: 'client-x', socketId },
+      { channel: 'private-ok', event: 'client-x', socketId },
+    ]);
+  });
 });
 
 describe('user sign-in', () => {

@@ -12,6 +12,8 @@ export interface ServerEventMap {
   'member.removed': { app: App; channel: string; userId: string };
   'client.event': { app: App; channel: string; event: string; data: unknown; socketId: string; userId: string | undefined };
   'cache.miss': { app: App; channel: string };
+  /** A client event dropped because its connection sent more than the app allows per second (4301). */
+  'client.event.rate_limited': { app: App; channel: string; event: string; socketId: string };
   /** A frame received from a client, with its size in bytes (UTF-16 length as an approximation). */
   'message.received': { connection: Connection; bytes: number; event: string };
   /** A channel event sent to `recipients` local sockets. */
