@@ -161,6 +161,32 @@ describe('NotificationStore over the HTTP contract', () => {
     expect(new Set(ids(store)).size).toBe(25);
   });
 
+  it('keeps an item pushed while a page-1 request was in flight, and its count, when the older response lacks it', async () => {
+    const api = createMemoryNotificationApi([{ id: 'old', title: 'Old', created_at: '2025-01-01T00:00:00Z' }]);
+    let release = () => {};
+    const list = api.list.bind(api);
+    // The response is computed at once (before the push) but delivered only when released.
+    api.list = async (query) => {
+      const page = await list(query);
+      await new Promise<void>((resolve) => (release = resolve));
+      return page;
+    };
+    const store = new NotificationStore({ api, eventTarget: new EventTarget() });
+    const refreshing = store.refresh();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const pushed = api.insert({ id: 'new', title: 'New', created_at: '2025-02-01T00:00:00Z' });
+    store.applyLiveEvent({ event: 'notification.created', data: { ...pushed, unread_count: 2 } });
+    release();
+    await refreshing;
+    expect(ids(store)).toEqual(['new', 'old']);
+    expect(store.unreadCount).toBe(2);
+    // The next refresh, sent after the push, is the authority again.
+    api.list = list;
+    await store.refresh();
+    expect(ids(store)).toEqual(['new', 'old']);
+    expect(store.unreadCount).toBe(2);
+  });
+
   it('drops rows deleted elsewhere on resync but keeps local-only items', async () => {
     const { store } = makeStore();
     await store.refresh();

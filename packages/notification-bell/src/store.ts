@@ -64,6 +64,13 @@ export class NotificationStore {
   #localOnlyIds = new Set<string>();
   #loadedOnce = false;
   #inflightRefresh: Promise<void> | undefined;
+  /**
+   * Pushes and local adds, numbered, that no refresh has seen yet: a page-1
+   * response to a request sent before they arrived must neither prune them
+   * nor overwrite the count that came with them.
+   */
+  #insertSequence = 0;
+  #unseenInserts = new Map<string, number>();
 
   constructor(options: NotificationStoreOptions = {}) {
     this.#api = options.api ?? createHttpNotificationApi();
@@ -135,7 +142,7 @@ export class NotificationStore {
   }
 
   /** Merges server rows: server versions win except for items with a mutation in flight. */
-  #merge(rows: AppNotification[], { prune }: { prune: boolean }): number {
+  #merge(rows: AppNotification[], { prune, requestedAt = Infinity }: { prune: boolean; requestedAt?: number }): number {
     const known = new Map(this.items.map((item) => [item.id, item]));
     let arrivals = 0;
     for (const row of rows) {
@@ -150,7 +157,10 @@ export class NotificationStore {
       const incoming = new Set(rows.map((row) => row.id));
       const oldest = Math.min(...rows.map((row) => Date.parse(row.created_at)));
       for (const [id, item] of known) {
-        if (!incoming.has(id) && !this.#pendingIds.has(id) && !this.#localOnlyIds.has(id) && Date.parse(item.created_at) >= oldest) known.delete(id);
+        const arrivedSinceRequest = (this.#unseenInserts.get(id) ?? 0) > requestedAt;
+        if (!incoming.has(id) && !arrivedSinceRequest && !this.#pendingIds.has(id) && !this.#localOnlyIds.has(id) && Date.parse(item.created_at) >= oldest) {
+          known.delete(id);
+        }
       }
     }
     this.#setItems([...known.values()]);
@@ -171,14 +181,17 @@ export class NotificationStore {
       this.isLoading = true;
       this.#stateChanged();
     }
+    const requestedAt = this.#insertSequence;
     try {
       const page = await this.#api.list({ page: 1, limit: this.perPage });
-      const arrivals = this.#merge(page.notifications, { prune: true });
+      const arrivals = this.#merge(page.notifications, { prune: true, requestedAt });
       if (this.currentPage <= 1) {
         this.currentPage = 1;
         this.hasMore = page.hasNextPage;
       }
-      if (page.unreadCount !== undefined && this.#pendingMutations === 0) this.#setCount(page.unreadCount);
+      const insertedMeanwhile = this.#insertSequence > requestedAt;
+      if (page.unreadCount !== undefined && this.#pendingMutations === 0 && !insertedMeanwhile) this.#setCount(page.unreadCount);
+      for (const [id, sequence] of this.#unseenInserts) if (sequence <= requestedAt) this.#unseenInserts.delete(id);
       this.error = null;
       if (!first && arrivals > 0) this.#emit('arrivals', arrivals);
       this.#loadedOnce = true;
@@ -226,6 +239,7 @@ export class NotificationStore {
       if (unreadCount !== undefined) this.#setCount(unreadCount);
       return undefined;
     }
+    this.#unseenInserts.set(notification.id, ++this.#insertSequence);
     this.#setItems([...this.items, notification]);
     if (unreadCount !== undefined) this.#setCount(unreadCount);
     else if (notification.read_at === null) this.#setCount(this.unreadCount + 1);

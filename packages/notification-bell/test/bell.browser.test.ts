@@ -82,17 +82,17 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
   it('shows the count in the badge (capped at 99+) and the real count in the accessible name', async () => {
     server.reset(seed(3));
     let page = await load();
-    await expect(bellButton(page).getAttribute('aria-label')).resolves.toBe('Notifications, 3 unread');
-    await expect(page.locator('notification-bell [part="badge"]').textContent()).resolves.toBe('3');
-    await expect(page.getByRole('button', { name: 'Notifications, 3 unread' }).count()).resolves.toBe(1);
-    await expect(bellButton(page).getAttribute('aria-haspopup')).resolves.toBe('dialog');
+    await expect.poll(() => bellButton(page).getAttribute('aria-label')).toBe('Notifications, 3 unread');
+    await expect.poll(() => page.locator('notification-bell [part="badge"]').textContent()).toBe('3');
+    await expect.poll(() => page.getByRole('button', { name: 'Notifications, 3 unread' }).count()).toBe(1);
+    await expect.poll(() => bellButton(page).getAttribute('aria-haspopup')).toBe('dialog');
     await page.close();
 
     server.reset(seed(150));
     page = await load();
-    await expect(page.locator('notification-bell [part="badge"]').textContent()).resolves.toBe('99+');
-    await expect(page.locator('notification-bell [part="badge"]').getAttribute('aria-hidden')).resolves.toBe('true');
-    await expect(bellButton(page).getAttribute('aria-label')).resolves.toBe('Notifications, 150 unread');
+    await expect.poll(() => page.locator('notification-bell [part="badge"]').textContent()).toBe('99+');
+    await expect.poll(() => page.locator('notification-bell [part="badge"]').getAttribute('aria-hidden')).toBe('true');
+    await expect.poll(() => bellButton(page).getAttribute('aria-label')).toBe('Notifications, 150 unread');
   });
 
   it('uses unread-count until the server answers, then the server count', async () => {
@@ -111,40 +111,40 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
   it('opens and closes a non-modal dropdown; Escape closes it and returns focus to the bell', async () => {
     server.reset(seed(3, (index) => ({ title: `Item ${index + 1}`, message: index === 0 ? '<img src=x onerror="window.__xss=1">' : null })));
     const page = await load();
-    await expect(bellButton(page).getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect.poll(() => bellButton(page).getAttribute('aria-expanded')).toBe('false');
     const controls = await bellButton(page).getAttribute('aria-controls');
     await bellButton(page).click();
-    await expect(bellButton(page).getAttribute('aria-expanded')).resolves.toBe('true');
-    await expect(panel(page).isVisible()).resolves.toBe(true);
-    await expect(panel(page).getAttribute('id')).resolves.toBe(controls);
-    await expect(panel(page).getAttribute('role')).resolves.toBe('dialog');
-    await expect(panel(page).getAttribute('aria-modal')).resolves.toBeNull();
-    await expect(items(page).count()).resolves.toBe(3);
+    await expect.poll(() => bellButton(page).getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => panel(page).isVisible()).toBe(true);
+    await expect.poll(() => panel(page).getAttribute('id')).toBe(controls);
+    await expect.poll(() => panel(page).getAttribute('role')).toBe('dialog');
+    await expect.poll(() => panel(page).getAttribute('aria-modal')).toBeNull();
+    await expect.poll(() => items(page).count()).toBe(3);
     // Focus moved into the dialog.
-    await expect(focusedInBell(page)).resolves.toContain('button.text-button');
+    await expect.poll(() => focusedInBell(page)).toContain('button.text-button');
     // Messages are text, never HTML.
-    await expect(page.locator('notification-bell .message').first().textContent()).resolves.toBe('<img src=x onerror="window.__xss=1">');
+    await expect.poll(() => page.locator('notification-bell .message').first().textContent()).toBe('<img src=x onerror="window.__xss=1">');
     await expect(page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).resolves.toBeUndefined();
-    await expect(page.locator('notification-bell .feed').getAttribute('role')).resolves.toBe('feed');
-    await expect(page.locator('notification-bell [aria-live]').count()).resolves.toBe(1);
+    await expect.poll(() => page.locator('notification-bell .feed').getAttribute('role')).toBe('feed');
+    await expect.poll(() => page.locator('notification-bell [aria-live]').count()).toBe(1);
 
     await page.keyboard.press('Escape');
-    await expect(panel(page).isHidden()).resolves.toBe(true);
-    await expect(bellButton(page).getAttribute('aria-expanded')).resolves.toBe('false');
-    await expect(focusedInBell(page)).resolves.toBe('button.bell');
+    await expect.poll(() => panel(page).isHidden()).toBe(true);
+    await expect.poll(() => bellButton(page).getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => focusedInBell(page)).toBe('button.bell');
 
     // Clicking outside closes it too.
     await bellButton(page).click();
     await page.mouse.click(200, 400);
-    await expect(panel(page).isHidden()).resolves.toBe(true);
+    await expect.poll(() => panel(page).isHidden()).toBe(true);
   });
 
   it('panel mode is a modal dialog with a backdrop and a focus trap', async () => {
     server.reset(seed(2));
     const page = await load({ attributes: 'enable-polling="false" mode="panel"' });
     await bellButton(page).click();
-    await expect(panel(page).getAttribute('aria-modal')).resolves.toBe('true');
-    await expect(page.locator('notification-bell .backdrop').isVisible()).resolves.toBe(true);
+    await expect.poll(() => panel(page).getAttribute('aria-modal')).toBe('true');
+    await expect.poll(() => page.locator('notification-bell .backdrop').isVisible()).toBe(true);
     const seen = new Set<string>();
     for (let press = 0; press < 12; press += 1) {
       await page.keyboard.press('Tab');
@@ -158,11 +158,11 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     }
     expect(seen.size).toBeGreaterThan(3);
     await page.keyboard.press('Shift+Tab');
-    await expect(focusedInBell(page)).resolves.not.toBe('');
+    await expect.poll(() => focusedInBell(page)).not.toBe('');
     // The backdrop closes the panel and focus returns to the bell.
     await page.mouse.click(50, 350);
-    await expect(panel(page).isHidden()).resolves.toBe(true);
-    await expect(focusedInBell(page)).resolves.toBe('button.bell');
+    await expect.poll(() => panel(page).isHidden()).toBe(true);
+    await expect.poll(() => focusedInBell(page)).toBe('button.bell');
   });
 
   it('clicking an item marks it read (PATCH with CSRF), fires marked-read, then follows action_url', async () => {
@@ -183,7 +183,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await bellButton(page).click();
     await page.locator('notification-bell article[data-id="2"] button.main').click();
     await page.locator('notification-bell button.bell[aria-label="Notifications, 2 unread"]').waitFor();
-    await expect(page.locator('notification-bell article[data-id="2"]').getAttribute('class')).resolves.toContain('read');
+    await expect.poll(() => page.locator('notification-bell article[data-id="2"]').getAttribute('class')).toContain('read');
     expect(page.url()).toBe(`${server.url}/`);
   });
 
@@ -194,8 +194,8 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await bellButton(page).click();
     await page.locator('notification-bell article[data-id="2"] [part="mark-read"]').click();
     await expect.poll(() => events.find((event) => event.name === 'notification:error')?.detail).toMatchObject({ operation: 'markAsRead', notificationId: '2', code: 'HTTP_ERROR' });
-    await expect(bellButton(page).getAttribute('aria-label')).resolves.toBe('Notifications, 3 unread');
-    await expect(page.locator('notification-bell article[data-id="2"]').getAttribute('class')).resolves.toContain('unread');
+    await expect.poll(() => bellButton(page).getAttribute('aria-label')).toBe('Notifications, 3 unread');
+    await expect.poll(() => page.locator('notification-bell article[data-id="2"]').getAttribute('class')).toContain('unread');
     expect(events.some((event) => event.name === 'notification:marked-read')).toBe(false);
   });
 
@@ -205,8 +205,8 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await bellButton(page).click();
     await page.locator('notification-bell [part="mark-all-read"]').click();
     await page.locator('notification-bell button.bell[aria-label="Notifications"]').waitFor();
-    await expect(page.locator('notification-bell article.unread').count()).resolves.toBe(0);
-    await expect(page.locator('notification-bell [part="badge"]').count()).resolves.toBe(0);
+    await expect.poll(() => page.locator('notification-bell article.unread').count()).toBe(0);
+    await expect.poll(() => page.locator('notification-bell [part="badge"]').count()).toBe(0);
     expect(server.requests.some((request) => request.method === 'PATCH' && request.path.endsWith('mark-all-read.json'))).toBe(true);
     await expect.poll(() => events.map((event) => event.name)).toContain('notification:all-marked-read');
   });
@@ -215,15 +215,15 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     server.reset(seed(25));
     const page = await load({ attributes: 'enable-polling="false" per-page="10"' });
     await bellButton(page).click();
-    await expect(items(page).count()).resolves.toBe(10);
-    await expect(items(page).first().getAttribute('aria-setsize')).resolves.toBe('-1');
+    await expect.poll(() => items(page).count()).toBe(10);
+    await expect.poll(() => items(page).first().getAttribute('aria-setsize')).toBe('-1');
     await page.locator('notification-bell [part="load-more"]').click();
     await expect.poll(() => items(page).count()).toBe(20);
     await expect.poll(() => page.locator('notification-bell [role="status"]').textContent()).toBe('Loaded 10 more notifications');
     await page.locator('notification-bell [part="load-more"]').click();
     await expect.poll(() => items(page).count()).toBe(25);
-    await expect(page.locator('notification-bell [part="load-more"]').count()).resolves.toBe(0);
-    await expect(items(page).last().getAttribute('aria-setsize')).resolves.toBe('25');
+    await expect.poll(() => page.locator('notification-bell [part="load-more"]').count()).toBe(0);
+    await expect.poll(() => items(page).last().getAttribute('aria-setsize')).toBe('25');
   });
 
   it('deletes an item', async () => {
@@ -232,7 +232,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await bellButton(page).click();
     await page.locator('notification-bell article[data-id="1"] [part="delete"]').click();
     await expect.poll(() => items(page).count()).toBe(2);
-    await expect(bellButton(page).getAttribute('aria-label')).resolves.toBe('Notifications, 2 unread');
+    await expect.poll(() => bellButton(page).getAttribute('aria-label')).toBe('Notifications, 2 unread');
     expect(server.rows.map((row) => row.id)).not.toContain('1');
     await expect.poll(() => events).toContainEqual({ name: 'notification:deleted', detail: { notificationId: '1' } });
   });
@@ -241,7 +241,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     server.reset([]);
     let page = await load();
     await bellButton(page).click();
-    await expect(page.locator('notification-bell [part="empty"]').textContent()).resolves.toContain('You have no notifications');
+    await expect.poll(() => page.locator('notification-bell [part="empty"]').textContent()).toContain('You have no notifications');
     await page.close();
 
     server.reset(seed(1));
@@ -253,7 +253,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await page.goto(server.url);
     await bellButton(page).click();
     await page.locator('notification-bell [part="error"]').waitFor();
-    await expect(page.locator('notification-bell [part="error"]').textContent()).resolves.toContain('could not be loaded');
+    await expect.poll(() => page.locator('notification-bell [part="error"]').textContent()).toContain('could not be loaded');
     await page.locator('notification-bell [part="retry"]').click();
     await expect.poll(() => items(page).count()).toBe(1);
   });
@@ -270,9 +270,9 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
       await lib.notifications.refresh();
     });
     await bellButton(page).click();
-    await expect(page.locator('notification-bell article[data-id="dup"]').count()).resolves.toBe(1);
-    await expect(items(page).count()).resolves.toBe(3);
-    await expect(bellButton(page).getAttribute('aria-label')).resolves.toBe('Notifications, 3 unread');
+    await expect.poll(() => page.locator('notification-bell article[data-id="dup"]').count()).toBe(1);
+    await expect.poll(() => items(page).count()).toBe(3);
+    await expect.poll(() => bellButton(page).getAttribute('aria-label')).toBe('Notifications, 3 unread');
   });
 
   it('announces an SSE arrival once in the polite status region, not through the list', async () => {
@@ -285,18 +285,18 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
       .poll(() => page.evaluate(() => (window as unknown as { NotificationBellLib: typeof import('../src/index.js') }).NotificationBellLib.notifications.items.length))
       .toBe(1);
     const status = page.locator('notification-bell [role="status"]');
-    await expect(status.textContent()).resolves.toBe('');
+    await expect.poll(() => status.textContent()).toBe('');
     server.create({ id: 'live-1', title: 'Deploy finished', action_url: '/target/live' });
     await expect.poll(() => status.textContent()).toBe('1 new notification');
-    await expect(status.getAttribute('aria-live')).resolves.toBe('polite');
-    await expect(bellButton(page).getAttribute('aria-label')).resolves.toBe('Notifications, 2 unread');
+    await expect.poll(() => status.getAttribute('aria-live')).toBe('polite');
+    await expect.poll(() => bellButton(page).getAttribute('aria-label')).toBe('Notifications, 2 unread');
     await expect.poll(() => events.filter((event) => event.name === 'notification:received').length).toBe(1);
     // The status text is set once; the list itself is not a live region.
     await page.waitForTimeout(1500);
-    await expect(status.textContent()).resolves.toBe('1 new notification');
+    await expect.poll(() => status.textContent()).toBe('1 new notification');
     await bellButton(page).click();
-    await expect(page.locator('notification-bell .feed').getAttribute('aria-live')).resolves.toBeNull();
-    await expect(items(page).first().getAttribute('data-id')).resolves.toBe('live-1');
+    await expect.poll(() => page.locator('notification-bell .feed').getAttribute('aria-live')).toBeNull();
+    await expect.poll(() => items(page).first().getAttribute('data-id')).toBe('live-1');
   });
 
   it('resyncs page 1 and the count when the SSE connection reconnects', async () => {
@@ -322,10 +322,10 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     ]);
     const page = await load();
     await bellButton(page).click();
-    await expect(page.locator('notification-bell [part="action"]').nth(1).isDisabled()).resolves.toBe(true);
+    await expect.poll(() => page.locator('notification-bell [part="action"]').nth(1).isDisabled()).toBe(true);
     await page.locator('notification-bell [part="action"]', { hasText: 'Approve' }).click();
     await expect.poll(() => events.find((event) => event.name === 'approve-request')?.detail).toEqual({ requestId: 99, notificationId: '1', action: 'approve' });
-    await expect(panel(page).isHidden()).resolves.toBe(true);
+    await expect.poll(() => panel(page).isHidden()).toBe(true);
   });
 
   it('follows theme="dark", theme="light" and the auto sources live', async () => {
@@ -365,9 +365,9 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     const page = await load({ before: '<button>Before</button>' });
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
-    await expect(focusedInBell(page)).resolves.toBe('button.bell');
+    await expect.poll(() => focusedInBell(page)).toBe('button.bell');
     await page.keyboard.press('Enter');
-    await expect(panel(page).isVisible()).resolves.toBe(true);
+    await expect.poll(() => panel(page).isVisible()).toBe(true);
     await page.keyboard.press('ArrowDown');
     await expect(page.evaluate(() => document.querySelector('notification-bell')?.shadowRoot?.activeElement?.closest('article')?.getAttribute('data-id'))).resolves.toBe('3');
     await page.keyboard.press('ArrowDown');
@@ -395,7 +395,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await first.locator('notification-bell article[data-id="2"] [part="mark-read"]').click();
     await second.locator('notification-bell button.bell[aria-label="Notifications, 2 unread"]').waitFor();
     await bellButton(second).click();
-    await expect(second.locator('notification-bell article[data-id="2"]').getAttribute('class')).resolves.toContain(' read');
+    await expect.poll(() => second.locator('notification-bell article[data-id="2"]').getAttribute('class')).toContain(' read');
     // A live arrival reaches both tabs through the one connection.
     server.create({ id: 'both', title: 'To both tabs' });
     await first.locator('notification-bell button.bell[aria-label="Notifications, 3 unread"]').waitFor();
@@ -415,7 +415,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     server.html = testPage({ attributes: 'enable-polling="false" mode="sidebar" per-page="abc"' });
     await page.goto(server.url);
     await bellButton(page).click();
-    await expect(panel(page).isVisible()).resolves.toBe(true);
+    await expect.poll(() => panel(page).isVisible()).toBe(true);
     expect(consoleErrors.some((text) => text.includes(`option "mode": expected 'dropdown' or 'panel' (got "sidebar")`))).toBe(true);
     expect(consoleErrors.some((text) => text.includes('option "per-page"'))).toBe(true);
     await expect.poll(() => events.filter((event) => event.name === 'notification:error').length).toBeGreaterThanOrEqual(2);
