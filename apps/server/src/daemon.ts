@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createPrivateKey } from 'node:crypto';
 import { createStaticAppProvider, RealtimeServer, type App, type Scaler } from '@org/protocol';
-import { createPusherApi, type RateLimitKind } from '@org/rest-api';
+import { createPusherApi, createPusherApiHandler, type PusherApiOptions, type RateLimitKind } from '@org/rest-api';
 import { createUwsServer, type TlsOptions, type UwsServer } from '@org/transport-uws';
 import type { Config } from './config/schema.js';
 import { toApp } from './config/to-apps.js';
@@ -78,10 +78,11 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const metrics = createMetrics();
   metrics.observe(engine);
   const rateLimits = createRateLimits(config, log);
+  await rateLimits?.ready();
   logging.setDebugApps(config.applications.filter((app) => app.enable_debug).map((app) => app.id));
   const webhooks = createWebhooks({ server: engine, apps: config.applications, log: logging.scope('webhooks'), observer: metrics.webhookObserver });
 
-  const api = createPusherApi({
+  const apiOptions: PusherApiOptions = {
     server: engine,
     maxRequestSize: serverConfig.max_request_size,
     pathPrefix: serverConfig.path,
@@ -100,12 +101,16 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
           },
         }
       : {}),
-  });
+  };
+  // The endpoints are served from plain values on uWS; the hono app answers the rest (health, metrics, preflights, 404/405).
+  const api = createPusherApi(apiOptions);
+  const endpoints = createPusherApiHandler(apiOptions);
 
   const tls = serverConfig.options.tls ? await checkTls(serverConfig.options.tls) : undefined;
   const transport: UwsServer = await createUwsServer({
     server: engine,
     fetch: api.fetch,
+    plain: endpoints.handle,
     host: serverConfig.host,
     port: serverConfig.port,
     path: serverConfig.path,

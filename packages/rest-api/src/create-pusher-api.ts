@@ -1,14 +1,13 @@
 import type { App } from '@org/protocol';
 import { Hono, type Context } from 'hono';
-import { authenticate } from './authenticate.js';
 import { allowedOriginFor, preflightResponse, withCorsHeaders } from './cors.js';
 import type { ApiRoute } from './endpoint.js';
 import { endpoints } from './endpoints/index.js';
 import { errorResponse, responseForError } from './error-response.js';
-import { PusherApiError } from './errors.js';
 import { resolveOptions, type PusherApiOptions, type ResolvedOptions } from './options.js';
 import { parseQueryString, splitUrl } from './query-string.js';
-import { bodyText, readBody } from './read-body.js';
+import { readBody } from './read-body.js';
+import { findApp as findAppById, runEndpoint } from './run-endpoint.js';
 
 /** The hono environment of the API: what a request learned on its way. */
 export interface PusherApiEnv {
@@ -86,9 +85,7 @@ export function createPusherApi(options: PusherApiOptions): Hono<PusherApiEnv> {
   };
 
   const findApp = async (c: ApiContext): Promise<App> => {
-    const appId = c.req.param('appId') ?? '';
-    const app = await config.server.apps.findById(appId);
-    if (!app) throw new PusherApiError('APP_NOT_FOUND', `app ${JSON.stringify(appId)} does not exist`);
+    const app = await findAppById(config, c.req.param('appId') ?? '');
     c.set('app', app);
     return app;
   };
@@ -141,28 +138,20 @@ export function createPusherApi(options: PusherApiOptions): Hono<PusherApiEnv> {
   return root;
 }
 
-/** The shared pipeline of `/apps/:appId/...`: size, signature, parse, rate limit, run. */
+/** Reads what the hono request holds into the shared pipeline of `/apps/:appId/...`. */
 async function handleEndpoint(c: ApiContext, config: ResolvedOptions, endpoint: ApiRoute, app: App): Promise<Response> {
   const body = endpoint.method === 'POST' ? await readBody(c.req.raw, config.maxRequestSize) : noBody;
   const url = splitUrl(c.req.url);
-  const query = parseQueryString(url.query);
-  authenticate(app, {
+  const result = await runEndpoint(config, endpoint, {
+    app,
     method: c.req.method,
     path: url.path.startsWith(config.pathPrefix) ? url.path.slice(config.pathPrefix.length) : url.path,
-    query,
-    body,
+    params: c.req.param(),
+    query: parseQueryString(url.query),
     authorization: c.req.header('authorization') ?? null,
+    body,
   });
-  const call = endpoint.prepare(config.server, { app, params: c.req.param(), query, body: bodyText(body) });
-  if (call.cost && config.rateLimit) {
-    const decision = await config.rateLimit(app, call.cost.kind, call.cost.points);
-    if (!decision.allowed) {
-      // Whole seconds, at least 1: Retry-After has no fractions and 0 invites a retry storm.
-      const retryAfterSeconds = Number.isFinite(decision.retryAfterSeconds) ? Math.max(1, Math.ceil(decision.retryAfterSeconds)) : 1;
-      throw new PusherApiError('RATE_LIMITED', `too many requests; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
-    }
-  }
-  return c.json(await call.run());
+  return c.json(result);
 }
 
 function report(config: ResolvedOptions, error: unknown, c: ApiContext): void {

@@ -7,12 +7,24 @@ export interface ErrorBody {
   code: number;
 }
 
-export function errorResponse(status: number, message: string, headers?: Record<string, string>): Response {
+export const errorContentType = 'application/json; charset=UTF-8';
+
+export function errorJson(status: number, message: string): string {
   const body: ErrorBody = { error: message, code: status };
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=UTF-8', ...headers },
-  });
+  return JSON.stringify(body);
+}
+
+export function errorResponse(status: number, message: string, headers?: Record<string, string>): Response {
+  return new Response(errorJson(status, message), { status, headers: { 'content-type': errorContentType, ...headers } });
+}
+
+/** How a thrown error is answered, whatever the server framework. */
+export interface ErrorAnswer {
+  status: number;
+  message: string;
+  headers: Record<string, string>;
+  /** Not one of ours: worth reporting, and never shown to the caller. */
+  unexpected: boolean;
 }
 
 const realtimeStatus: Partial<Record<RealtimeErrorCode, number>> = {
@@ -23,16 +35,22 @@ const realtimeStatus: Partial<Record<RealtimeErrorCode, number>> = {
 /**
  * Maps a thrown error to its answer. Errors we raised, and the engine's
  * input errors, carry caller-safe messages; anything else becomes a bare 500
- * so internals never leak. Returns whether the error was unexpected.
+ * so internals never leak.
  */
-export function responseForError(error: unknown): { response: Response; unexpected: boolean } {
+export function answerForError(error: unknown): ErrorAnswer {
   if (error instanceof PusherApiError) {
     const headers: Record<string, string> = {};
     if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
-    return { response: errorResponse(error.status, error.message, headers), unexpected: false };
+    return { status: error.status, message: error.message, headers, unexpected: false };
   }
   if (error instanceof RealtimeError) {
-    return { response: errorResponse(realtimeStatus[error.code] ?? 400, error.message), unexpected: false };
+    return { status: realtimeStatus[error.code] ?? 400, message: error.message, headers: {}, unexpected: false };
   }
-  return { response: errorResponse(500, 'Internal server error'), unexpected: true };
+  return { status: 500, message: 'Internal server error', headers: {}, unexpected: true };
+}
+
+/** `answerForError` as a fetch `Response`. */
+export function responseForError(error: unknown): { response: Response; unexpected: boolean } {
+  const answer = answerForError(error);
+  return { response: errorResponse(answer.status, answer.message, answer.headers), unexpected: answer.unexpected };
 }

@@ -1,12 +1,14 @@
 // Shared by the tests: a real HTTP server over the API, a real engine and subscribed in-memory sockets.
 import { createHash, createHmac } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp, createStaticAppProvider, RealtimeServer, signChannel, type App, type AppOptions } from '@org/protocol';
 import { MemoryTransport, settle, type MemorySocket } from '@org/protocol/testing';
 import Pusher from 'pusher';
 import { createPusherApi } from './create-pusher-api.js';
+import { createPusherApiHandler, type PusherApiHandler } from './create-pusher-api-handler.js';
 import type { PusherApiOptions } from './options.js';
 
 export const mainApp = createApp({ id: 'app-1', key: 'key-1', secret: 'secret-1' });
@@ -32,8 +34,12 @@ export async function startApi(
   const transport = new MemoryTransport(server);
   await server.start();
   const api = createPusherApi({ server, ...options });
-  const http: ServerType = serve({ fetch: api.fetch, hostname: '127.0.0.1', port: 0 });
-  await once(http, 'listening');
+  // The vitest project `plain` runs every test through createPusherApiHandler first, as the uWS transport does.
+  const http: ServerType | Server =
+    process.env['REST_API_VIA'] === 'plain'
+      ? servePlain(createPusherApiHandler({ server, ...options }), api.fetch)
+      : serve({ fetch: api.fetch, hostname: '127.0.0.1', port: 0 });
+  if (!http.listening) await once(http, 'listening');
   const { port } = http.address() as AddressInfo;
   return {
     server,
@@ -56,6 +62,42 @@ export async function startApi(
       await server.stop();
     },
   };
+}
+
+/** A node:http server that buffers each request, tries the plain handler, and falls back to `fetch`. */
+function servePlain(handler: PusherApiHandler, fetch: (request: Request) => Response | Promise<Response>): Server {
+  const http = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      void (async () => {
+        const url = req.url ?? '/';
+        const queryStart = url.indexOf('?');
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(req.headers)) {
+          if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        const body = new Uint8Array(Buffer.concat(chunks));
+        const method = req.method ?? 'GET';
+        const plain = await handler.handle({
+          method,
+          path: queryStart === -1 ? url : url.slice(0, queryStart),
+          query: queryStart === -1 ? '' : url.slice(queryStart + 1),
+          headers,
+          body,
+        });
+        if (plain) {
+          res.writeHead(plain.status, plain.headers).end(plain.body);
+          return;
+        }
+        const hasBody = method !== 'GET' && method !== 'HEAD' && body.byteLength > 0;
+        const response = await fetch(new Request(`http://127.0.0.1${url}`, { method, headers, ...(hasBody ? { body } : {}) }));
+        res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+      })();
+    });
+  });
+  http.listen(0, '127.0.0.1');
+  return http;
 }
 
 export interface SignOptions {

@@ -4,6 +4,32 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 /** A fetch-style handler, as hono's `app.fetch` is. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
+/** A request read in full, handed over as plain values. */
+export interface PlainHttpRequest {
+  /** Upper case. */
+  method: string;
+  /** The raw path, without the query. */
+  path: string;
+  /** The raw query string, without `?`. */
+  query: string;
+  /** Lower-case names; repeated headers joined with `, `. */
+  headers: Readonly<Record<string, string>>;
+  body: Uint8Array;
+}
+
+export interface PlainHttpResponse {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+/**
+ * Answers the requests it knows without the Fetch API (whose Request and
+ * Response cost more per call than a Pusher trigger itself); resolves to
+ * undefined to pass a request on to the fetch handler.
+ */
+export type PlainHttpHandler = (request: PlainHttpRequest) => Promise<PlainHttpResponse | undefined> | PlainHttpResponse | undefined;
+
 export interface HttpBridgeOptions {
   /** Bodies above this many bytes are refused with 413 before they are buffered. */
   maxBodyBytes: number;
@@ -13,9 +39,12 @@ export interface HttpBridgeOptions {
   onSettled?: () => void;
   /** Called when a request starts, for in-flight tracking. */
   onStart?: () => void;
+  /** Tried first; what it leaves (undefined) goes to the fetch handler. */
+  plain?: PlainHttpHandler | undefined;
 }
 
 const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+const noBody = new Uint8Array(0);
 
 function jsonError(res: HttpResponse, status: number, message: string): void {
   res.cork(() => {
@@ -31,13 +60,16 @@ function jsonError(res: HttpResponse, status: number, message: string): void {
  * Response back corked. Aborted requests are never written to.
  */
 export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptions) {
+  const { plain } = options;
   return (res: HttpResponse, req: HttpRequest): void => {
     const method = req.getCaseSensitiveMethod().toUpperCase();
-    const query = req.getQuery();
-    const headers = new Headers();
-    req.forEach((name, value) => headers.append(name, value));
-    const host = headers.get('host') ?? 'localhost';
-    const url = `${options.scheme}://${host}${req.getUrl()}${query ? `?${query}` : ''}`;
+    const path = req.getUrl();
+    const query = req.getQuery() ?? '';
+    const headers: Record<string, string> = {};
+    req.forEach((name, value) => {
+      const previous = headers[name];
+      headers[name] = previous === undefined ? value : `${previous}, ${value}`;
+    });
 
     let aborted = false;
     res.onAborted(() => {
@@ -46,32 +78,55 @@ export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptio
     });
     options.onStart?.();
 
-    const declaredLength = Number(headers.get('content-length') ?? '0');
+    const declaredLength = Number(headers['content-length'] ?? '0');
     if (declaredLength > options.maxBodyBytes) {
       aborted = true;
       options.onSettled?.();
       return jsonError(res, 413, `Request body is larger than ${options.maxBodyBytes} bytes.`);
     }
-    const hasBody = !methodsWithoutBody.has(method) && (declaredLength > 0 || headers.has('transfer-encoding'));
+    const hasBody = !methodsWithoutBody.has(method) && (declaredLength > 0 || headers['transfer-encoding'] !== undefined);
 
-    const respond = async (body: Buffer | undefined) => {
-      let response: Response;
-      try {
-        response = await handler(new Request(url, { method, headers, ...(body ? { body } : {}) }));
-      } catch {
-        response = Response.json({ error: 'Internal server error.', code: 500 }, { status: 500 });
-      }
-      const payload = method === 'HEAD' ? undefined : new Uint8Array(await response.arrayBuffer());
+    const write = (status: number, eachHeader: (writeHeader: (name: string, value: string) => void) => void, payload: Uint8Array | string | undefined) => {
       if (aborted) return;
       aborted = true; // written: later aborts are not ours to count
       res.cork(() => {
-        res.writeStatus(`${response.status} ${STATUS_CODES[response.status] ?? ''}`);
-        response.headers.forEach((value, name) => {
+        res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
+        eachHeader((name, value) => {
           if (name !== 'content-length') res.writeHeader(name, value);
         });
         res.end(payload);
       });
       options.onSettled?.();
+    };
+
+    const viaFetch = async (body: Buffer | undefined): Promise<void> => {
+      let response: Response;
+      try {
+        const url = `${options.scheme}://${headers['host'] ?? 'localhost'}${path}${query ? `?${query}` : ''}`;
+        response = await handler(new Request(url, { method, headers, ...(body ? { body } : {}) }));
+      } catch {
+        response = Response.json({ error: 'Internal server error.', code: 500 }, { status: 500 });
+      }
+      const payload = method === 'HEAD' ? undefined : new Uint8Array(await response.arrayBuffer());
+      write(response.status, (writeHeader) => response.headers.forEach((value, name) => writeHeader(name, value)), payload);
+    };
+
+    const respond = async (body: Buffer | undefined): Promise<void> => {
+      if (plain) {
+        let answer: PlainHttpResponse | undefined;
+        try {
+          answer = await plain({ method, path, query, headers, body: body ?? noBody });
+        } catch {
+          answer = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":"Internal server error.","code":500}' };
+        }
+        if (answer) {
+          const answerHeaders = answer.headers;
+          return write(answer.status, (writeHeader) => {
+            for (const name in answerHeaders) writeHeader(name, answerHeaders[name] as string);
+          }, answer.body);
+        }
+      }
+      return viaFetch(body);
     };
 
     if (!hasBody) return void respond(undefined);

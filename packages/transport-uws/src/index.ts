@@ -1,5 +1,5 @@
 export { createUwsServer, type TlsOptions, type UwsServer, type UwsServerOptions } from './uws-server.js';
-export { createHttpBridge, type FetchHandler, type HttpBridgeOptions } from './http-bridge.js';
+export { createHttpBridge, type FetchHandler, type HttpBridgeOptions, type PlainHttpHandler, type PlainHttpRequest, type PlainHttpResponse } from './http-bridge.js';
 export { createWebSocketBehavior, type WebSocketBehaviorOptions } from './websocket-behavior.js';
 export { isNativeUws, loadUws, UwsFallbackError, type LoadUwsOptions, type UwsModule } from './load-uws.js';
 export type { SocketUserData } from './user-data.js';

@@ -18,6 +18,12 @@ beforeAll(async () => {
     maxRequestSize: 64,
     maxBackpressure: 64 * 1024,
     fetch: async (request) => Response.json({ method: request.method, path: new URL(request.url).pathname, body: await request.text() }),
+    plain: ({ method, path, query, headers, body }) => {
+      if (path === '/plain/throws') throw new Error('handler bug');
+      if (!path.startsWith('/plain/')) return undefined;
+      const echoed = { method, path, query, library: headers['x-pusher-library'], body: Buffer.from(body).toString() };
+      return { status: 201, headers: { 'content-type': 'application/json', 'x-served-by': 'plain' }, body: JSON.stringify(echoed) };
+    },
   });
   await engine.start();
   port = await transport.listen();
@@ -118,6 +124,20 @@ describe('uWebSockets.js transport', () => {
   it('bridges HTTP requests to the fetch handler with method, path and body', async () => {
     const response = await fetch(`http://127.0.0.1:${port}/apps/1/events?x=1`, { method: 'POST', body: '{"a":1}' });
     expect(await response.json()).toEqual({ method: 'POST', path: '/apps/1/events', body: '{"a":1}' });
+  });
+
+  it('answers from the plain handler with the request as plain values, before the fetch handler', async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/plain/events?a=1&b=2`, { method: 'POST', body: '{"n":1}', headers: { 'x-pusher-library': 'test' } });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-served-by')).toBe('plain');
+    expect(await response.json()).toEqual({ method: 'POST', path: '/plain/events', query: 'a=1&b=2', library: 'test', body: '{"n":1}' });
+  });
+
+  it('answers 500 with a JSON error when the plain handler throws, and keeps serving', async () => {
+    const failed = await fetch(`http://127.0.0.1:${port}/plain/throws`);
+    expect(failed.status).toBe(500);
+    expect(await failed.json()).toEqual({ error: 'Internal server error.', code: 500 });
+    expect((await fetch(`http://127.0.0.1:${port}/plain/ok`)).status).toBe(201);
   });
 
   it('refuses HTTP bodies over maxRequestSize with 413 and a JSON error', async () => {

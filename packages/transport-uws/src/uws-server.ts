@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { RealtimeServer } from '@org/protocol';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
-import { createHttpBridge, type FetchHandler } from './http-bridge.js';
+import { createHttpBridge, type FetchHandler, type PlainHttpHandler } from './http-bridge.js';
 import { loadUws, type UwsModule } from './load-uws.js';
 import { createWebSocketBehavior } from './websocket-behavior.js';
 
@@ -16,6 +16,8 @@ export interface UwsServerOptions {
   server: RealtimeServer;
   /** Serves every non-WebSocket request (the HTTP API). */
   fetch?: FetchHandler;
+  /** Tried before `fetch` with the request as plain values: the hot HTTP API routes, without the Fetch API's cost. */
+  plain?: PlainHttpHandler;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -90,6 +92,7 @@ export async function createUwsServer(options: UwsServerOptions): Promise<UwsSer
     app.any('/*', createHttpBridge(fetch, {
       maxBodyBytes: options.maxRequestSize ?? 10_000,
       scheme: tls ? 'https' : 'http',
+      plain: options.plain,
       onStart: () => inFlight++,
       onSettled: () => inFlight--,
     }));

@@ -9,6 +9,12 @@ import { createRedisClient, createRedisCluster, resolveRedisConnection } from '.
 export interface RateLimits {
   /** For `@org/rest-api`'s `rateLimit` option: one point per channel of a trigger, one per read. */
   consume(app: App, kind: RateLimitKind, points: number): Promise<RateLimitDecision>;
+  /**
+   * Resolves once the shared store is connected, or after a short wait when it
+   * is not (limits are then per node until it is): awaited before listening, so
+   * the first requests are already counted cluster-wide.
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,16 +36,20 @@ function allowanceOf(config: Config, appId: string, kind: RateLimitKind): number
  * Client events (`max_frontend_events_per_second`) are limited per connection
  * by the engine itself: a connection lives on one node, so no store is needed.
  */
+/** How long a start waits for the rate limiter's Redis before going on with per-node limits. */
+const startupWaitMs = 2_000;
+
 export function createRateLimits(config: Config, log: Logger): RateLimits | undefined {
   const settings = config.rate_limiter;
   if (!settings.enabled) return undefined;
 
   let redis: Redis | Cluster | undefined;
+  let connected: Promise<unknown> = Promise.resolve();
   if (settings.driver === 'redis') {
     const connection = resolveRedisConnection(settings.redis, config.redis);
     redis = settings.cluster_mode ? createRedisCluster(connection) : createRedisClient(connection);
     redis.on('error', () => {}); // outages are reported once below, not per reconnect attempt
-    void redis.connect().catch(() => {});
+    connected = redis.connect().catch(() => {});
   }
 
   let degraded = false;
@@ -78,6 +88,16 @@ export function createRateLimits(config: Config, log: Logger): RateLimits | unde
           degraded = true;
           log.warn({}, 'rate limiter: Redis unreachable, limiting per node in memory until it is back');
         }
+      }
+    },
+    async ready() {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise((resolve) => (timer = setTimeout(resolve, startupWaitMs)));
+      await Promise.race([connected, waited]);
+      clearTimeout(timer);
+      if (redis && redis.status !== 'ready' && !degraded) {
+        degraded = true;
+        log.warn({}, 'rate limiter: Redis unreachable, limiting per node in memory until it is back');
       }
     },
     async close() {

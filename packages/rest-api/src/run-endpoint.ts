@@ -1,0 +1,46 @@
+import type { App } from '@org/protocol';
+import { authenticate } from './authenticate.js';
+import type { ApiRoute } from './endpoint.js';
+import { PusherApiError } from './errors.js';
+import type { ResolvedOptions } from './options.js';
+import { bodyText } from './read-body.js';
+
+/** An `/apps/:appId/...` request whose app is found and whose body is buffered. */
+export interface EndpointCall {
+  app: App;
+  method: string;
+  /** The raw path as sent, without the deployment prefix (what the SDKs sign). */
+  path: string;
+  /** Percent-decoded path parameters. */
+  params: Readonly<Record<string, string>>;
+  query: ReadonlyMap<string, string>;
+  authorization: string | null;
+  body: Uint8Array;
+}
+
+/**
+ * The pipeline every `/apps/:appId/...` request goes through, whatever serves
+ * it: signature, parse (400s), rate limit (429), run. Resolves to the JSON
+ * body of the 200; throws `PusherApiError` (or the engine's errors) otherwise.
+ */
+export async function runEndpoint(config: ResolvedOptions, endpoint: ApiRoute, call: EndpointCall): Promise<object> {
+  const { app } = call;
+  authenticate(app, { method: call.method, path: call.path, query: call.query, body: call.body, authorization: call.authorization });
+  const prepared = endpoint.prepare(config.server, { app, params: call.params, query: call.query, body: bodyText(call.body) });
+  if (prepared.cost && config.rateLimit) {
+    const decision = await config.rateLimit(app, prepared.cost.kind, prepared.cost.points);
+    if (!decision.allowed) {
+      // Whole seconds, at least 1: Retry-After has no fractions and 0 invites a retry storm.
+      const retryAfterSeconds = Number.isFinite(decision.retryAfterSeconds) ? Math.max(1, Math.ceil(decision.retryAfterSeconds)) : 1;
+      throw new PusherApiError('RATE_LIMITED', `too many requests; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+    }
+  }
+  return prepared.run();
+}
+
+/** Finds the app of an `/apps/:appId/...` request; an unknown one is a 404 even without credentials. */
+export async function findApp(config: ResolvedOptions, appId: string): Promise<App> {
+  const app = await config.server.apps.findById(appId);
+  if (!app) throw new PusherApiError('APP_NOT_FOUND', `app ${JSON.stringify(appId)} does not exist`);
+  return app;
+}
