@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createApp, createStaticAppProvider, RealtimeServer } from '@org/protocol';
 import { createMetrics } from './metrics.js';
 
 describe('metrics', () => {
@@ -25,5 +26,19 @@ describe('metrics', () => {
     expect(body).toContain('realtime_webhook_failures_total{app_id="a1",reason="http_status"} 1');
     expect(body).toContain('realtime_webhook_failures_total{app_id="a1",reason="timeout"} 1');
     expect(body).toContain('realtime_webhook_events_dropped_total{app_id="a1",reason="queue_full"} 4');
+  });
+
+  it('reports per-message counts by app, accumulating across scrapes', async () => {
+    const app = createApp({ id: 'a1', key: 'k', secret: 's' });
+    const server = new RealtimeServer({ apps: createStaticAppProvider([app]) });
+    const metrics = createMetrics();
+    metrics.observe(server);
+    server.events.emit('message.sent', { app, channel: 'c', event: 'e', recipients: 3, bytes: 120 });
+    expect((await metrics.render()).body).toContain('realtime_ws_messages_sent_total{app_id="a1"} 3');
+    server.events.emit('message.sent', { app, channel: 'c', event: 'e', recipients: 2, bytes: 80 });
+    server.events.emit('message.sent', { app, channel: 'c', event: 'e', recipients: 0, bytes: 40 });
+    const { body } = await metrics.render();
+    expect(body).toContain('realtime_ws_messages_sent_total{app_id="a1"} 5');
+    expect(body).toContain('realtime_socket_transmitted_bytes{app_id="a1"} 200');
   });
 });

@@ -5,6 +5,13 @@ import type { DeliveryObserver } from './webhooks/index.js';
 /** What a rate limiter refused: client events on a socket, HTTP API triggers or reads. */
 export type RateLimitKind = 'client_events' | 'backend_events' | 'read' | (string & {});
 
+interface MessageTally {
+  messagesIn: number;
+  bytesIn: number;
+  messagesOut: number;
+  bytesOut: number;
+}
+
 /**
  * Prometheus metrics, labelled by app. Counters are fed from engine events,
  * so the delivery path itself does no metrics work beyond one emit.
@@ -17,10 +24,29 @@ export function createMetrics() {
   const newConnections = new Counter({ name: 'realtime_new_connections_total', help: 'WebSocket connections opened', labelNames: labels, registers: [registry] });
   const disconnections = new Counter({ name: 'realtime_new_disconnections_total', help: 'WebSocket connections closed', labelNames: labels, registers: [registry] });
   const refused = new Counter({ name: 'realtime_connections_refused_total', help: 'WebSocket connections refused, by Pusher error code', labelNames: ['app_id', 'code'], registers: [registry] });
-  const messagesIn = new Counter({ name: 'realtime_ws_messages_received_total', help: 'Frames received from clients', labelNames: labels, registers: [registry] });
-  const bytesIn = new Counter({ name: 'realtime_socket_received_bytes', help: 'Bytes received from clients', labelNames: labels, registers: [registry] });
-  const messagesOut = new Counter({ name: 'realtime_ws_messages_sent_total', help: 'Channel events delivered to local sockets', labelNames: labels, registers: [registry] });
-  const bytesOut = new Counter({ name: 'realtime_socket_transmitted_bytes', help: 'Bytes of channel events delivered to local sockets', labelNames: labels, registers: [registry] });
+  // Per-message counts are plain numbers bumped on the hot path and copied into prom-client
+  // when scraped: a labelled inc hashes its label object, four times per message otherwise.
+  const tallies = new Map<string, MessageTally>();
+  const tallyOf = (appId: string): MessageTally => {
+    let tally = tallies.get(appId);
+    if (!tally) tallies.set(appId, (tally = { messagesIn: 0, bytesIn: 0, messagesOut: 0, bytesOut: 0 }));
+    return tally;
+  };
+  const tallied = (name: string, help: string, field: keyof MessageTally) =>
+    new Counter({
+      name,
+      help,
+      labelNames: labels,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [appId, tally] of tallies) this.inc({ app_id: appId }, tally[field]);
+      },
+    });
+  tallied('realtime_ws_messages_received_total', 'Frames received from clients', 'messagesIn');
+  tallied('realtime_socket_received_bytes', 'Bytes received from clients', 'bytesIn');
+  tallied('realtime_ws_messages_sent_total', 'Channel events delivered to local sockets', 'messagesOut');
+  tallied('realtime_socket_transmitted_bytes', 'Bytes of channel events delivered to local sockets', 'bytesOut');
   const httpCalls = new Counter({ name: 'realtime_http_calls_received_total', help: 'HTTP API requests by status', labelNames: ['app_id', 'method', 'status'], registers: [registry] });
   const rateLimited = new Counter({ name: 'realtime_rate_limited_total', help: 'Requests and client events refused by a rate limit', labelNames: ['app_id', 'kind'], registers: [registry] });
   const webhookDeliveries = new Counter({ name: 'realtime_webhook_deliveries_total', help: 'Webhook requests a receiver accepted (2xx)', labelNames: labels, registers: [registry] });
@@ -51,14 +77,16 @@ export function createMetrics() {
       });
       server.events.on('connection.refused', ({ app, code }) => refused.inc({ app_id: app?.id ?? 'unknown', code: String(code) }));
       server.events.on('message.received', ({ connection, bytes }) => {
-        messagesIn.inc({ app_id: connection.app.id });
-        bytesIn.inc({ app_id: connection.app.id }, bytes);
+        const tally = tallyOf(connection.app.id);
+        tally.messagesIn += 1;
+        tally.bytesIn += bytes;
       });
       server.events.on('client.event.rate_limited', ({ app }) => rateLimited.inc({ app_id: app.id, kind: 'client_events' }));
       server.events.on('message.sent', ({ app, recipients, bytes }) => {
         if (recipients === 0) return;
-        messagesOut.inc({ app_id: app.id }, recipients);
-        bytesOut.inc({ app_id: app.id }, bytes);
+        const tally = tallyOf(app.id);
+        tally.messagesOut += recipients;
+        tally.bytesOut += bytes;
       });
     },
     recordHttp(appId: string | undefined, method: string, status: number): void {

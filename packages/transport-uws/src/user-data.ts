@@ -4,7 +4,8 @@ import type { UwsSocket } from './uws-socket.js';
 /** What the upgrade hands to `open`, and what the socket carries afterwards. */
 export interface SocketUserData {
   app: App | undefined;
-  request: ConnectionRequest;
+  /** The upgrade's details, until `open` has handed them to the engine. */
+  request: ConnectionRequest | undefined;
   socket: UwsSocket | undefined;
   connection: Connection | undefined;
 }

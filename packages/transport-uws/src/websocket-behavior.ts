@@ -59,7 +59,10 @@ export function createWebSocketBehavior(server: RealtimeServer, options: WebSock
       const data = ws.getUserData();
       const socket = new UwsSocket(ws);
       data.socket = socket;
+      if (!data.request) return;
       data.connection = server.open(socket, data.app, data.request);
+      // Only the handshake needs it; 10,000 idle sockets would otherwise each keep its strings.
+      data.request = undefined;
     },
 
     message(ws, message, isBinary) {
