@@ -103,6 +103,8 @@ class RedisScalerNode implements RedisScaler {
         autoResendUnfulfilledCommands: false,
         maxRetriesPerRequest: 0,
         commandTimeout: options.commandTimeoutMs,
+        // Commands issued in the same tick (a burst of broadcasts) go out in one write.
+        enableAutoPipelining: true,
       }),
     );
     this.#subscriber = options.redis.duplicate({ ...common, enableOfflineQueue: true, autoResubscribe: true, maxRetriesPerRequest: null });
