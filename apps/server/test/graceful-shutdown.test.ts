@@ -1,8 +1,10 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { daemonConfig, testApp } from './helpers/apps.js';
 import { connected, pusherClient, subscribed } from './helpers/clients.js';
 import { startDaemon } from './helpers/daemon.js';
 import { connectRaw } from './helpers/raw-socket.js';
+import { signedQuery } from './helpers/signed-request.js';
 import { waitFor } from './helpers/wait.js';
 
 const app = testApp('shutdown');
@@ -27,6 +29,30 @@ describe('graceful shutdown', () => {
     expect(Date.now() - signalledAt).toBeLessThan(5_000);
     expect(daemon.output.join('\n')).toMatch(/"msg":"stopped"/);
     client.disconnect();
+  });
+
+  it('finishes an HTTP API request that is in flight when SIGTERM arrives, then exits 0', async () => {
+    const daemon = await startDaemon(daemonConfig([app]));
+    const body = JSON.stringify({ name: 'late', channel: 'news', data: '{}' });
+    const path = `/apps/${app.id}/events`;
+    const tcp = connect(daemon.port, '127.0.0.1');
+    await new Promise((resolve) => tcp.once('connect', resolve));
+    let answer = '';
+    tcp.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const ended = new Promise((resolve) => tcp.once('close', resolve));
+    // Headers and half of the body now; the rest only after the daemon was told to stop.
+    tcp.write(
+      `POST ${path}?${signedQuery(app, { method: 'POST', path, body })} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const exit = daemon.stop();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    tcp.write(body.slice(10));
+    await ended;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer.endsWith('{}')).toBe(true);
+    expect(await exit).toBe(0);
   });
 
   it('on SIGINT exits 0 too, and the port no longer accepts connections', async () => {
