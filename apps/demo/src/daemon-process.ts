@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { appDir, packageDir } from './assets.js';
 import { DemoError } from './errors.js';
 
@@ -32,6 +33,11 @@ export function daemonBinPath(): string {
   return join(packageDir('@org/server', join(appDir, 'package.json')), 'dist', 'bin.js');
 }
 
+/** The built preload (tests running from src use it too: turbo builds the app before its tests). */
+function exitWithParentUrl(): string {
+  return pathToFileURL(join(appDir, 'dist', 'exit-with-parent.js')).href;
+}
+
 /**
  * Starts `node apps/server/dist/bin.js server` on 127.0.0.1 with one app from
  * the given credentials, and resolves once it listens.
@@ -48,7 +54,9 @@ export function spawnDaemon(options: SpawnDaemonOptions): Promise<DaemonProcess>
 
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [daemonBinPath(), 'server', '--host', '127.0.0.1', '--port', String(options.port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // stdin stays a pipe to this process: the preload stops the daemon when it closes (see exit-with-parent.ts).
+    const args = ['--import', exitWithParentUrl(), daemonBinPath(), 'server', '--host', '127.0.0.1', '--port', String(options.port)];
+    child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   } catch (cause) {
     return Promise.reject(new DemoError('DAEMON_FAILED', 'Could not spawn the realtime daemon (build it with `pnpm turbo run build --filter=@org/server`)', { cause }));
   }
