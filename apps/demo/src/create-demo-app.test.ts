@@ -1,4 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoApp } from './create-demo-app.js';
 import type { DemoApp } from './create-demo-app.js';
@@ -109,5 +112,35 @@ describe('the demo app over HTTP (no browser, no daemon)', () => {
     expect([bell.status, bell.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
     expect((await demo.app.request('/assets/lit/../../../package.json')).status).toBe(404);
     expect((await demo.app.request('/assets/nothing-here.js')).status).toBe(404);
+  });
+});
+
+describe('DEMO_DATA_DIR', () => {
+  it('keeps notifications and their read state on disk across restarts, without reseeding', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'demo-data-'));
+    const env = { DEMO_SEED_COUNT: '3', DEMO_DATA_DIR: dataDir, DEMO_SECRET: 'a-fixed-secret-for-this-test-0123456789', REALTIME_PORT: String(await closedPort()) };
+    const signIn = async (app: DemoApp) => {
+      const login = await app.app.request('/login', { method: 'POST' });
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const page = await (await app.app.request('/', { headers: { cookie } })).text();
+      return { cookie, csrf: /<meta name="csrfToken" content="([^"]+)">/.exec(page)?.[1] ?? '' };
+    };
+    const meta = async (app: DemoApp, cookie: string) =>
+      ((await (await app.app.request('/notification/notifications.json', { headers: { cookie } })).json()) as { meta: { total: number; unread_count: number } }).meta;
+    try {
+      const first = await createDemoApp(demoOptionsFromEnv(env));
+      const { cookie, csrf } = await signIn(first);
+      expect(await meta(first, cookie)).toMatchObject({ total: 3, unread_count: 1 });
+      const marked = await first.app.request('/notification/notifications/mark-all-read.json', { method: 'PATCH', headers: { cookie, 'X-CSRF-Token': csrf } });
+      expect(marked.status).toBe(200);
+      await first.close();
+
+      const second = await createDemoApp(demoOptionsFromEnv(env));
+      const again = await signIn(second);
+      expect(await meta(second, again.cookie)).toMatchObject({ total: 3, unread_count: 0 });
+      await second.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
