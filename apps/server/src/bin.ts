@@ -27,13 +27,16 @@ async function runServer(command: Extract<ReturnType<typeof parseCommand>, { nam
   let unregister = registerPid(daemon.port);
   startLog.info({ port: daemon.port, apps: config.applications.length, pid: process.pid }, 'server started');
 
-  let busy = false;
+  let restarting: Promise<void> | undefined;
+  let shuttingDown = false;
   const shutdown = async (signal: string) => {
-    if (busy) return;
-    busy = true;
+    if (shuttingDown) return;
+    shuttingDown = true;
     log.info({ signal }, 'shutting down');
     const hardStop = setTimeout(() => process.exit(1), (config.servers[config.default]!.shutdown_grace_period + 5) * 1000);
     hardStop.unref();
+    // A signal during a restart is not lost: the restart finishes, then whichever daemon runs is stopped.
+    await restarting;
     await daemon.stop('Server is shutting down, please reconnect.');
     unregister();
     process.exit(0);
@@ -44,8 +47,11 @@ async function runServer(command: Extract<ReturnType<typeof parseCommand>, { nam
    * reconnect, so they reconnect at once to the new one.
    */
   restart = async () => {
-    if (busy) return;
-    busy = true;
+    if (shuttingDown || restarting) return;
+    restarting = restartNow().finally(() => (restarting = undefined));
+    await restarting;
+  };
+  const restartNow = async () => {
     log.info({}, 'restarting');
     const previous = daemon;
     try {
@@ -62,14 +68,12 @@ async function runServer(command: Extract<ReturnType<typeof parseCommand>, { nam
       daemon = next;
     } catch (error) {
       log.error({ err: error }, 'restart aborted; keeping the running server');
-      busy = false;
       return;
     }
     unregister();
     unregister = registerPid(daemon.port);
     await previous.stop('Server is restarting, please reconnect.');
     startLog.info({ port: daemon.port }, 'server restarted');
-    busy = false;
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

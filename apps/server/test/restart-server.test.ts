@@ -94,4 +94,15 @@ describe('restart_server', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('No running server found');
   });
+
+  it('still stops on a SIGTERM that arrives in the middle of a restart', async () => {
+    const own = await startDaemon(daemonConfig([app]), { port: await freePort() });
+    await own.waitForLog((line) => line.msg === 'server started'); // signal handlers are installed by then
+    process.kill(own.pid, 'SIGHUP');
+    await own.waitForLog((line) => line.msg === 'restarting');
+    process.kill(own.pid, 'SIGTERM');
+    expect(await own.exited).toBe(0);
+    expect(own.output.join('\n')).toMatch(/"msg":"shutting down"/);
+    await expect(fetch(`${own.httpUrl}/up`)).rejects.toThrow();
+  });
 });
