@@ -24,6 +24,9 @@ describe('matchRoute', () => {
     expect(matchRoute(routes, 'POST', '/apps/1/events/extra')).toBeUndefined();
     expect(matchRoute(routes, 'POST', '/apps//events')).toBeUndefined();
     expect(matchRoute(routes, 'POST', '/apps/1/../1/events')).toBeUndefined();
+    expect(matchRoute(routes, 'POST', '/apps/app-1/users/%2E%2E/terminate_connections')).toBeUndefined();
+    expect(matchRoute(routes, 'GET', '/apps/app-1/channels/%2e%2e')).toBeUndefined();
+    expect(matchRoute(routes, 'GET', '/apps/1/channels/a\\b')).toBeUndefined();
     expect(matchRoute(routes, 'GET', '/apps/1/channels/%E0%A4%A')).toBeUndefined();
   });
 

@@ -26,7 +26,9 @@ export function compileRoutes(pathPrefix: string, endpoints: readonly ApiRoute[]
  * parser might do differently: those are left to the hono app).
  */
 export function matchRoute(routes: readonly CompiledRoute[], method: string, path: string): RouteMatch | undefined {
-  if (path.includes('/.') || path.includes('//')) return undefined;
+  // Dot segments (also percent-encoded), empty segments and backslashes are rewritten by a URL
+  // parser before hono routes; leaving them to the hono app keeps both answers the same.
+  if (path.includes('/.') || path.includes('//') || path.includes('\\') || /%2e/i.test(path)) return undefined;
   const parts = path.split('/');
   for (const route of routes) {
     if (route.endpoint.method !== method || route.segments.length !== parts.length) continue;
