@@ -187,6 +187,50 @@ describe('NotificationStore over the HTTP contract', () => {
     expect(store.unreadCount).toBe(2);
   });
 
+  /** A memory API whose list answers are computed at once but delivered only when released. */
+  function gatedApi(seed: Parameters<typeof createMemoryNotificationApi>[0]) {
+    const api = createMemoryNotificationApi(seed);
+    const list = api.list.bind(api);
+    const gate = { release: () => {}, gated: true };
+    api.list = async (query) => {
+      const page = await list(query);
+      if (gate.gated) await new Promise<void>((resolve) => (gate.release = resolve));
+      return page;
+    };
+    return { api, gate };
+  }
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('adds a count-less push that arrived during a page-1 request to the count that page reports', async () => {
+    const { api, gate } = gatedApi(Array.from({ length: 8 }, (_, index) => ({ id: `u${index}`, title: 'Unread', created_at: `2025-01-0${index + 1}T00:00:00Z` })));
+    const store = new NotificationStore({ api, perPage: 10, eventTarget: new EventTarget() });
+    const refreshing = store.refresh();
+    await tick();
+    const pushed = api.insert({ id: 'pushed', title: 'New', created_at: '2025-02-01T00:00:00Z' });
+    store.applyLiveEvent({ event: 'notification.created', data: { ...pushed } });
+    gate.release();
+    await refreshing;
+    expect(store.unreadCount).toBe(9);
+    expect(ids(store)[0]).toBe('pushed');
+  });
+
+  it('keeps a pushed count that arrived while a later page was loading', async () => {
+    const { api, gate } = gatedApi(Array.from({ length: 15 }, (_, index) => ({ id: `n${index}`, title: 'Unread', created_at: new Date(Date.UTC(2025, 0, index + 1)).toISOString() })));
+    gate.gated = false;
+    const store = new NotificationStore({ api, perPage: 10, eventTarget: new EventTarget() });
+    await store.refresh();
+    expect(store.unreadCount).toBe(15);
+    gate.gated = true;
+    const loading = store.loadMore();
+    await tick();
+    const pushed = api.insert({ id: 'pushed', title: 'New', created_at: '2025-03-01T00:00:00Z' });
+    store.applyLiveEvent({ event: 'notification.created', data: { ...pushed, unread_count: 16 } });
+    gate.release();
+    await loading;
+    expect(store.unreadCount).toBe(16);
+    expect(store.items).toHaveLength(16);
+  });
+
   it('drops rows deleted elsewhere on resync but keeps local-only items', async () => {
     const { store } = makeStore();
     await store.refresh();

@@ -65,12 +65,16 @@ export class NotificationStore {
   #loadedOnce = false;
   #inflightRefresh: Promise<void> | undefined;
   /**
-   * Pushes and local adds, numbered, that no refresh has seen yet: a page-1
-   * response to a request sent before they arrived must neither prune them
-   * nor overwrite the count that came with them.
+   * Live changes are numbered so that a page answered for a request sent
+   * before them is not taken as newer than they are: it must not prune items
+   * pushed meanwhile, nor overwrite a count that changed meanwhile.
    */
-  #insertSequence = 0;
-  #unseenInserts = new Map<string, number>();
+  #changeSequence = 0;
+  /** When a live event last set or adjusted the count (other than a count-less push of a new item). */
+  #countTouchedAt = 0;
+  #pageRequestsInFlight = 0;
+  /** Items pushed or added while a page request was in flight; emptied when none is. */
+  #arrivalsDuringRequests = new Map<string, number>();
 
   constructor(options: NotificationStoreOptions = {}) {
     this.#api = options.api ?? createHttpNotificationApi();
@@ -157,7 +161,7 @@ export class NotificationStore {
       const incoming = new Set(rows.map((row) => row.id));
       const oldest = Math.min(...rows.map((row) => Date.parse(row.created_at)));
       for (const [id, item] of known) {
-        const arrivedSinceRequest = (this.#unseenInserts.get(id) ?? 0) > requestedAt;
+        const arrivedSinceRequest = (this.#arrivalsDuringRequests.get(id) ?? 0) > requestedAt;
         if (!incoming.has(id) && !arrivedSinceRequest && !this.#pendingIds.has(id) && !this.#localOnlyIds.has(id) && Date.parse(item.created_at) >= oldest) {
           known.delete(id);
         }
@@ -181,7 +185,7 @@ export class NotificationStore {
       this.isLoading = true;
       this.#stateChanged();
     }
-    const requestedAt = this.#insertSequence;
+    const requestedAt = this.#beginPageRequest();
     try {
       const page = await this.#api.list({ page: 1, limit: this.perPage });
       const arrivals = this.#merge(page.notifications, { prune: true, requestedAt });
@@ -189,9 +193,7 @@ export class NotificationStore {
         this.currentPage = 1;
         this.hasMore = page.hasNextPage;
       }
-      const insertedMeanwhile = this.#insertSequence > requestedAt;
-      if (page.unreadCount !== undefined && this.#pendingMutations === 0 && !insertedMeanwhile) this.#setCount(page.unreadCount);
-      for (const [id, sequence] of this.#unseenInserts) if (sequence <= requestedAt) this.#unseenInserts.delete(id);
+      this.#takePageCount(page, requestedAt, { firstPage: true });
       this.error = null;
       if (!first && arrivals > 0) this.#emit('arrivals', arrivals);
       this.#loadedOnce = true;
@@ -199,9 +201,39 @@ export class NotificationStore {
       this.error = toBellError(error);
       this.#fail('load', error);
     } finally {
+      this.#endPageRequest();
       this.isLoading = false;
       this.#stateChanged();
     }
+  }
+
+  #beginPageRequest(): number {
+    this.#pageRequestsInFlight += 1;
+    return this.#changeSequence;
+  }
+
+  #endPageRequest(): void {
+    this.#pageRequestsInFlight -= 1;
+    if (this.#pageRequestsInFlight === 0) this.#arrivalsDuringRequests.clear();
+  }
+
+  /**
+   * The server's count from a page, unless a live change since the request
+   * makes it stale. Items pushed meanwhile without a count are added to it
+   * when page 1 does not list them (the server had not counted them either);
+   * other pages cannot tell, so the local count stays.
+   */
+  #takePageCount(page: { notifications: AppNotification[]; unreadCount?: number | undefined }, requestedAt: number, { firstPage }: { firstPage: boolean }): void {
+    if (page.unreadCount === undefined || this.#pendingMutations > 0 || this.#countTouchedAt > requestedAt) return;
+    let count = page.unreadCount;
+    const listed = new Set(page.notifications.map((row) => row.id));
+    for (const [id, sequence] of this.#arrivalsDuringRequests) {
+      if (sequence <= requestedAt || this.#localOnlyIds.has(id)) continue;
+      if (!firstPage) return;
+      const item = this.items.find((candidate) => candidate.id === id);
+      if (item && item.read_at === null && !listed.has(id)) count += 1;
+    }
+    this.#setCount(count);
   }
 
   /** Loads the next page; a no-op while loading or when there is nothing more. Resolves to how many items were added. */
@@ -214,17 +246,19 @@ export class NotificationStore {
     this.isLoading = true;
     this.#stateChanged();
     const before = this.items.length;
+    const requestedAt = this.#beginPageRequest();
     try {
       const nextPage = this.currentPage + 1;
       const page = await this.#api.list({ page: nextPage, limit: this.perPage });
       this.#merge(page.notifications, { prune: false });
       this.currentPage = nextPage;
       this.hasMore = page.hasNextPage;
-      if (page.unreadCount !== undefined && this.#pendingMutations === 0) this.#setCount(page.unreadCount);
+      this.#takePageCount(page, requestedAt, { firstPage: false });
       this.error = null;
     } catch (error) {
       this.#fail('loadMore', error);
     } finally {
+      this.#endPageRequest();
       this.isLoading = false;
       this.#stateChanged();
     }
@@ -239,7 +273,8 @@ export class NotificationStore {
       if (unreadCount !== undefined) this.#setCount(unreadCount);
       return undefined;
     }
-    this.#unseenInserts.set(notification.id, ++this.#insertSequence);
+    const sequence = ++this.#changeSequence;
+    if (this.#pageRequestsInFlight > 0) this.#arrivalsDuringRequests.set(notification.id, sequence);
     this.#setItems([...this.items, notification]);
     if (unreadCount !== undefined) this.#setCount(unreadCount);
     else if (notification.read_at === null) this.#setCount(this.unreadCount + 1);
@@ -271,6 +306,7 @@ export class NotificationStore {
     }
     this.#pendingIds.add(id);
     this.#pendingMutations += 1;
+    this.#countTouchedAt = ++this.#changeSequence; // a page requested before this mutation is stale
     try {
       const result = await this.#api.markRead(id);
       if (result.unreadCount !== undefined) this.#setCount(result.unreadCount);
@@ -302,6 +338,7 @@ export class NotificationStore {
     this.#setItems(this.items.map((item) => (item.read_at === null ? { ...item, read_at: readAt } : item)));
     this.#setCount(0);
     this.#pendingMutations += 1;
+    this.#countTouchedAt = ++this.#changeSequence; // a page requested before this mutation is stale
     try {
       const result = await this.#api.markAllRead();
       this.#setCount(result.unreadCount ?? 0);
@@ -327,6 +364,7 @@ export class NotificationStore {
     const localOnly = this.#localOnlyIds.delete(id);
     this.#pendingIds.add(id);
     this.#pendingMutations += 1;
+    this.#countTouchedAt = ++this.#changeSequence; // a page requested before this mutation is stale
     try {
       if (!localOnly) {
         const result = await this.#api.remove(id);
@@ -361,6 +399,8 @@ export class NotificationStore {
   applyLiveEvent(live: LiveEvent): void {
     const data = live.data;
     const count = typeof data.unread_count === 'number' ? data.unread_count : undefined;
+    // Any count this event sets or adjusts is newer than a page requested before it.
+    if (count !== undefined || live.event !== 'notification.created') this.#countTouchedAt = ++this.#changeSequence;
     const id = typeof data.notification_id === 'string' || typeof data.notification_id === 'number' ? String(data.notification_id) : undefined;
     switch (live.event) {
       case 'notification.created': {
