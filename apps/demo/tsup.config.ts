@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', bin: 'src/bin.ts', 'exit-with-parent': 'src/exit-with-parent.ts' },
+  entry: { index: 'src/index.ts', bin: 'src/bin.ts' },
   format: ['esm'],
   dts: { entry: { index: 'src/index.ts' } },
   sourcemap: true,

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { appDir, packageDir } from './assets.js';
 import { DemoError } from './errors.js';
 
@@ -33,10 +32,20 @@ export function daemonBinPath(): string {
   return join(packageDir('@org/server', join(appDir, 'package.json')), 'dist', 'bin.js');
 }
 
-/** The built preload (tests running from src use it too: turbo builds the app before its tests). */
-function exitWithParentUrl(): string {
-  return pathToFileURL(join(appDir, 'dist', 'exit-with-parent.js')).href;
-}
+/**
+ * Preloaded into the daemon (`node --import`). This process holds the other
+ * end of the daemon's stdin; when it dies, even by SIGKILL, the pipe closes
+ * and the daemon stops gracefully instead of living on as an orphan. A data:
+ * URL, so that no file has to be built or found for it.
+ */
+const exitWithParent = `
+const stop = () => process.kill(process.pid, 'SIGTERM');
+process.stdin.once('end', stop);
+process.stdin.once('error', stop);
+process.stdin.resume();
+process.stdin.unref?.();
+`;
+const exitWithParentUrl = `data:text/javascript,${encodeURIComponent(exitWithParent)}`;
 
 /**
  * Starts `node apps/server/dist/bin.js server` on 127.0.0.1 with one app from
@@ -54,8 +63,8 @@ export function spawnDaemon(options: SpawnDaemonOptions): Promise<DaemonProcess>
 
   let child: ChildProcess;
   try {
-    // stdin stays a pipe to this process: the preload stops the daemon when it closes (see exit-with-parent.ts).
-    const args = ['--import', exitWithParentUrl(), daemonBinPath(), 'server', '--host', '127.0.0.1', '--port', String(options.port)];
+    // stdin stays a pipe to this process: the preload stops the daemon when it closes.
+    const args = ['--import', exitWithParentUrl, daemonBinPath(), 'server', '--host', '127.0.0.1', '--port', String(options.port)];
     child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   } catch (cause) {
     return Promise.reject(new DemoError('DAEMON_FAILED', 'Could not spawn the realtime daemon (build it with `pnpm turbo run build --filter=@org/server`)', { cause }));
