@@ -65,7 +65,8 @@ export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptio
     const method = req.getCaseSensitiveMethod().toUpperCase();
     const path = req.getUrl();
     const query = req.getQuery() ?? '';
-    const headers: Record<string, string> = {};
+    // No prototype, so no header name can reach Object.prototype's members.
+    const headers: Record<string, string> = Object.create(null) as Record<string, string>;
     req.forEach((name, value) => {
       const previous = headers[name];
       headers[name] = previous === undefined ? value : `${previous}, ${value}`;
@@ -86,29 +87,41 @@ export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptio
     }
     const hasBody = !methodsWithoutBody.has(method) && (declaredLength > 0 || headers['transfer-encoding'] !== undefined);
 
-    const write = (status: number, eachHeader: (writeHeader: (name: string, value: string) => void) => void, payload: Uint8Array | string | undefined) => {
+    const write = (status: number, eachHeader: (writeHeader: (name: string, value: string) => void) => void, payload: Uint8Array | string) => {
       if (aborted) return;
       aborted = true; // written: later aborts are not ours to count
+      try {
+        writeCorked(status, eachHeader, payload);
+      } finally {
+        options.onSettled?.();
+      }
+    };
+
+    const writeCorked = (status: number, eachHeader: (writeHeader: (name: string, value: string) => void) => void, payload: Uint8Array | string) => {
       res.cork(() => {
         res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
         eachHeader((name, value) => {
           if (name !== 'content-length') res.writeHeader(name, value);
         });
-        res.end(payload);
+        // HEAD: the length a GET would have, and no body.
+        if (method === 'HEAD') res.endWithoutBody(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
+        else res.end(payload);
       });
-      options.onSettled?.();
     };
 
+    /** Whatever went wrong before an answer was written, the client gets a 500 and the request is settled. */
+    const writeInternalError = () =>
+      write(500, (writeHeader) => writeHeader('content-type', 'application/json'), '{"error":"Internal server error.","code":500}');
+
     const viaFetch = async (body: Buffer | undefined): Promise<void> => {
-      let response: Response;
       try {
         const url = `${options.scheme}://${headers['host'] ?? 'localhost'}${path}${query ? `?${query}` : ''}`;
-        response = await handler(new Request(url, { method, headers, ...(body ? { body } : {}) }));
+        const response = await handler(new Request(url, { method, headers, ...(body ? { body } : {}) }));
+        const payload = new Uint8Array(await response.arrayBuffer());
+        write(response.status, (writeHeader) => response.headers.forEach((value, name) => writeHeader(name, value)), payload);
       } catch {
-        response = Response.json({ error: 'Internal server error.', code: 500 }, { status: 500 });
+        writeInternalError();
       }
-      const payload = method === 'HEAD' ? undefined : new Uint8Array(await response.arrayBuffer());
-      write(response.status, (writeHeader) => response.headers.forEach((value, name) => writeHeader(name, value)), payload);
     };
 
     const respond = async (body: Buffer | undefined): Promise<void> => {
@@ -117,7 +130,7 @@ export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptio
         try {
           answer = await plain({ method, path, query, headers, body: body ?? noBody });
         } catch {
-          answer = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":"Internal server error.","code":500}' };
+          return writeInternalError();
         }
         if (answer) {
           const answerHeaders = answer.headers;

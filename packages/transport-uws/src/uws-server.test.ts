@@ -17,7 +17,11 @@ beforeAll(async () => {
     port: 0,
     maxRequestSize: 64,
     maxBackpressure: 64 * 1024,
-    fetch: async (request) => Response.json({ method: request.method, path: new URL(request.url).pathname, body: await request.text() }),
+    fetch: async (request) => {
+      const path = new URL(request.url).pathname;
+      if (path === '/broken-stream') return new Response(new ReadableStream({ pull: (controller) => controller.error(new Error('stream failed')) }));
+      return Response.json({ method: request.method, path, body: await request.text() });
+    },
     plain: ({ method, path, query, headers, body }) => {
       if (path === '/plain/throws') throw new Error('handler bug');
       if (!path.startsWith('/plain/')) return undefined;
@@ -138,6 +142,20 @@ describe('uWebSockets.js transport', () => {
     expect(failed.status).toBe(500);
     expect(await failed.json()).toEqual({ error: 'Internal server error.', code: 500 });
     expect((await fetch(`http://127.0.0.1:${port}/plain/ok`)).status).toBe(201);
+  });
+
+  it('answers HEAD with the length a GET would have and no body', async () => {
+    const head = await fetch(`http://127.0.0.1:${port}/thing`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(JSON.stringify({ method: 'HEAD', path: '/thing', body: '' }).length));
+    expect(await head.text()).toBe('');
+  });
+
+  it('answers 500 when the response body fails midway, and settles the request', async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/broken-stream`);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: 'Internal server error.', code: 500 });
+    expect(transport.inFlightRequests).toBe(0);
   });
 
   it('refuses HTTP bodies over maxRequestSize with 413 and a JSON error', async () => {

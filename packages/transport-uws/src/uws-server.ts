@@ -111,17 +111,29 @@ export async function createUwsServer(options: UwsServerOptions): Promise<UwsSer
     },
     listen: async (requested = port) => {
       const host = options.host ?? '0.0.0.0';
-      // Linux refuses to re-bind a port the kernel picked (port 0) while connections accepted on it
-      // are still open, which a graceful restart needs; a port chosen up front re-binds fine.
-      const chosen = requested === 0 ? await pickFreePort(host) : requested;
-      return new Promise<number>((resolve, reject) => {
-        app.listen(host, chosen, (socket) => {
-          if (!socket) return reject(new Error(`could not listen on ${host}:${chosen}`));
-          listenSocket = socket;
-          port = uws.us_socket_local_port(socket);
-          resolve(port);
+      const listenOn = (chosen: number) =>
+        new Promise<number | undefined>((resolve) => {
+          app.listen(host, chosen, (socket) => {
+            if (!socket) return resolve(undefined);
+            listenSocket = socket;
+            port = uws.us_socket_local_port(socket);
+            resolve(port);
+          });
         });
-      });
+      if (requested !== 0) {
+        const listening = await listenOn(requested);
+        if (listening === undefined) throw new Error(`could not listen on ${host}:${requested}`);
+        return listening;
+      }
+      // Linux refuses to re-bind a port the kernel picked (port 0) while connections accepted on it
+      // are still open, which a graceful restart needs; a port chosen up front re-binds fine. Another
+      // process may take it between the probe and the listen, hence a few tries.
+      for (let attempt = 1; ; attempt++) {
+        const chosen = await pickFreePort(host);
+        const listening = await listenOn(chosen);
+        if (listening !== undefined) return listening;
+        if (attempt === 5) throw new Error(`could not listen on ${host} on a free port (last tried ${chosen})`);
+      }
     },
     stopListening() {
       if (listenSocket) uws.us_listen_socket_close(listenSocket);
