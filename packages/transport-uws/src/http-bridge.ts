@@ -44,6 +44,8 @@ export interface HttpBridgeOptions {
 }
 
 const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+/** Calls `writeHeader` for each header of an answer, whatever holds them. */
+type EachHeader = (writeHeader: (name: string, value: string) => void) => void;
 const noBody = new Uint8Array(0);
 
 function jsonError(res: HttpResponse, status: number, message: string): void {
@@ -87,26 +89,23 @@ export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptio
     }
     const hasBody = !methodsWithoutBody.has(method) && (declaredLength > 0 || headers['transfer-encoding'] !== undefined);
 
-    const write = (status: number, eachHeader: (writeHeader: (name: string, value: string) => void) => void, payload: Uint8Array | string) => {
+    /** Writes the answer once, corked, unless the client is gone; the request is settled either way. */
+    const write = (status: number, eachHeader: EachHeader, payload: Uint8Array | string) => {
       if (aborted) return;
       aborted = true; // written: later aborts are not ours to count
       try {
-        writeCorked(status, eachHeader, payload);
+        res.cork(() => {
+          res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
+          eachHeader((name, value) => {
+            if (name !== 'content-length') res.writeHeader(name, value);
+          });
+          // HEAD: the length a GET would have, and no body.
+          if (method === 'HEAD') res.endWithoutBody(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
+          else res.end(payload);
+        });
       } finally {
         options.onSettled?.();
       }
-    };
-
-    const writeCorked = (status: number, eachHeader: (writeHeader: (name: string, value: string) => void) => void, payload: Uint8Array | string) => {
-      res.cork(() => {
-        res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
-        eachHeader((name, value) => {
-          if (name !== 'content-length') res.writeHeader(name, value);
-        });
-        // HEAD: the length a GET would have, and no body.
-        if (method === 'HEAD') res.endWithoutBody(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
-        else res.end(payload);
-      });
     };
 
     /** Whatever went wrong before an answer was written, the client gets a 500 and the request is settled. */
