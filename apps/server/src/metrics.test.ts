@@ -41,4 +41,18 @@ describe('metrics', () => {
     expect(body).toContain('realtime_ws_messages_sent_total{app_id="a1"} 5');
     expect(body).toContain('realtime_socket_transmitted_bytes{app_id="a1"} 200');
   });
+
+  it('counts HTTP calls by app, method and status, folding unknown methods into OTHER', async () => {
+    const metrics = createMetrics();
+    metrics.recordHttp('a1', 'POST', 200);
+    metrics.recordHttp('a1', 'POST', 200);
+    metrics.recordHttp(undefined, 'GET', 404);
+    for (let i = 0; i < 50; i++) metrics.recordHttp(undefined, `X${i}`, 405);
+    const { body } = await metrics.render();
+    expect(body).toContain('realtime_http_calls_received_total{app_id="a1",method="POST",status="200"} 2');
+    expect(body).toContain('realtime_http_calls_received_total{app_id="none",method="GET",status="404"} 1');
+    expect(body).toContain('realtime_http_calls_received_total{app_id="none",method="OTHER",status="405"} 50');
+    metrics.recordHttp('a1', 'POST', 200);
+    expect((await metrics.render()).body).toContain('realtime_http_calls_received_total{app_id="a1",method="POST",status="200"} 3');
+  });
 });

@@ -5,6 +5,8 @@ import type { DeliveryObserver } from './webhooks/index.js';
 /** What a rate limiter refused: client events on a socket, HTTP API triggers or reads. */
 export type RateLimitKind = 'client_events' | 'backend_events' | 'read' | (string & {});
 
+const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
 interface MessageTally {
   messagesIn: number;
   bytesIn: number;
@@ -47,7 +49,18 @@ export function createMetrics() {
   tallied('realtime_socket_received_bytes', 'Bytes received from clients', 'bytesIn');
   tallied('realtime_ws_messages_sent_total', 'Channel events delivered to local sockets', 'messagesOut');
   tallied('realtime_socket_transmitted_bytes', 'Bytes of channel events delivered to local sockets', 'bytesOut');
-  const httpCalls = new Counter({ name: 'realtime_http_calls_received_total', help: 'HTTP API requests by status', labelNames: ['app_id', 'method', 'status'], registers: [registry] });
+  // Per request, like the per-message counts: a number per (app, method, status), copied on scrape.
+  const httpTallies = new Map<string, { labels: { app_id: string; method: string; status: string }; count: number }>();
+  new Counter({
+    name: 'realtime_http_calls_received_total',
+    help: 'HTTP API requests by status',
+    labelNames: ['app_id', 'method', 'status'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { labels: callLabels, count } of httpTallies.values()) this.inc(callLabels, count);
+    },
+  });
   const rateLimited = new Counter({ name: 'realtime_rate_limited_total', help: 'Requests and client events refused by a rate limit', labelNames: ['app_id', 'kind'], registers: [registry] });
   const webhookDeliveries = new Counter({ name: 'realtime_webhook_deliveries_total', help: 'Webhook requests a receiver accepted (2xx)', labelNames: labels, registers: [registry] });
   const webhookEvents = new Counter({ name: 'realtime_webhook_events_delivered_total', help: 'Webhook events in accepted requests', labelNames: labels, registers: [registry] });
@@ -89,8 +102,13 @@ export function createMetrics() {
         tally.bytesOut += bytes;
       });
     },
-    recordHttp(appId: string | undefined, method: string, status: number): void {
-      httpCalls.inc({ app_id: appId ?? 'none', method, status: String(status) });
+    recordHttp(appId: string | undefined, requestMethod: string, status: number): void {
+      // Clients choose the method: anything unusual is one label value, so they cannot grow the series.
+      const method = knownMethods.has(requestMethod) ? requestMethod : 'OTHER';
+      const key = `${appId ?? ''}\u0000${method}\u0000${status}`;
+      const tally = httpTallies.get(key);
+      if (tally) tally.count += 1;
+      else httpTallies.set(key, { labels: { app_id: appId ?? 'none', method, status: String(status) }, count: 1 });
     },
     /** Called each time an HTTP API rate limit refuses a request (client events are counted from engine events). */
     recordRateLimited(appId: string, kind: RateLimitKind): void {
