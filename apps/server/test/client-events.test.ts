@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { daemonConfig, testApp } from './helpers/apps.js';
-import { backend, pusherClient, subscribed } from './helpers/clients.js';
+import { pusherClient, subscribed } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
 import { connectRaw, type RawSocket } from './helpers/raw-socket.js';
+import { subscribedRaw } from './helpers/subscribed-raw.js';
 import { sleep, waitFor } from './helpers/wait.js';
 
 const chatty = testApp('chatty');
@@ -16,13 +17,7 @@ beforeAll(async () => {
 
 /** A raw socket of `app` subscribed to `channel` (signed by the SDK when it needs auth). */
 async function member(app: typeof chatty, channel: string, userId = 'u1'): Promise<RawSocket> {
-  const { socket, socketId } = await connectRaw(daemon, app.key);
-  const sdk = backend(daemon, app);
-  if (channel.startsWith('presence-')) socket.subscribe(channel, sdk.authorizeChannel(socketId, channel, { user_id: userId }));
-  else if (channel.startsWith('private-')) socket.subscribe(channel, sdk.authorizeChannel(socketId, channel));
-  else socket.subscribe(channel);
-  await socket.next('pusher_internal:subscription_succeeded');
-  return socket;
+  return (await subscribedRaw(daemon, app, channel, userId)).socket;
 }
 
 function isClientEventError(frame: { event: string; data?: unknown }): boolean {

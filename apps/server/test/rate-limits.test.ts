@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { daemonConfig, testApp, type TestApp } from './helpers/apps.js';
 import { backend } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
-import { connectRaw, type RawSocket } from './helpers/raw-socket.js';
+import type { RawSocket } from './helpers/raw-socket.js';
+import { subscribedRaw } from './helpers/subscribed-raw.js';
 import { testRedisUrl } from './helpers/redis.js';
 import { signedFetch } from './helpers/signed-request.js';
 import { sleep, waitFor } from './helpers/wait.js';
@@ -41,10 +42,7 @@ function listChannels(on: RunningDaemon, app: TestApp): Promise<Response> {
 }
 
 async function subscriber(app: TestApp, channel: string, on = daemon): Promise<RawSocket> {
-  const { socket, socketId } = await connectRaw(on, app.key);
-  socket.subscribe(channel, channel.startsWith('private-') ? backend(on, app).authorizeChannel(socketId, channel) : {});
-  await socket.next('pusher_internal:subscription_succeeded');
-  return socket;
+  return (await subscribedRaw(on, app, channel)).socket;
 }
 
 async function metric(on: RunningDaemon, app: TestApp, kind: string): Promise<number> {

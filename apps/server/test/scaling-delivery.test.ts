@@ -3,6 +3,7 @@ import { daemonConfig, testApp } from './helpers/apps.js';
 import { backend, pusherClient, subscribed } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
 import { connectRaw, openRaw, type RawSocket } from './helpers/raw-socket.js';
+import { subscribedRaw } from './helpers/subscribed-raw.js';
 import { scalingConfig, testRedisUrl, uniqueChannel } from './helpers/redis.js';
 import { sleep, waitFor } from './helpers/wait.js';
 
@@ -26,13 +27,7 @@ beforeAll(async () => {
 
 /** A raw socket on `daemon` subscribed to `channel`, signed by the SDK when it needs auth. */
 async function member(daemon: RunningDaemon, channel: string, userId = 'u1'): Promise<{ socket: RawSocket; socketId: string }> {
-  const { socket, socketId } = await connectRaw(daemon, app.key);
-  const sdk = backend(daemon, app);
-  if (channel.startsWith('presence-')) socket.subscribe(channel, sdk.authorizeChannel(socketId, channel, { user_id: userId }));
-  else if (channel.startsWith('private-')) socket.subscribe(channel, sdk.authorizeChannel(socketId, channel));
-  else socket.subscribe(channel);
-  await socket.next('pusher_internal:subscription_succeeded');
-  return { socket, socketId };
+  return subscribedRaw(daemon, app, channel, userId);
 }
 
 const count = (socket: RawSocket, event: string) => socket.received.filter((frame) => frame.event === event).length;

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { daemonConfig, testApp } from './helpers/apps.js';
 import { backend } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
-import { connectRaw, type RawSocket } from './helpers/raw-socket.js';
+import type { RawSocket } from './helpers/raw-socket.js';
+import { subscribedRaw } from './helpers/subscribed-raw.js';
 import { scalingConfig, testRedisUrl, uniqueChannel } from './helpers/redis.js';
 import { sleep } from './helpers/wait.js';
 
@@ -20,10 +21,7 @@ beforeAll(async () => {
 
 /** A raw socket on `daemon` joined to a presence channel as `userId`. */
 async function join(daemon: RunningDaemon, channel: string, userId: string): Promise<RawSocket> {
-  const { socket, socketId } = await connectRaw(daemon, app.key);
-  socket.subscribe(channel, backend(daemon, app).authorizeChannel(socketId, channel, { user_id: userId, user_info: { name: userId } }));
-  await socket.next('pusher_internal:subscription_succeeded');
-  return socket;
+  return (await subscribedRaw(daemon, app, channel, { user_id: userId, user_info: { name: userId } })).socket;
 }
 
 const memberEvents = (socket: RawSocket, event: 'pusher_internal:member_added' | 'pusher_internal:member_removed', userId: string) =>

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { daemonConfig, testApp } from './helpers/apps.js';
 import { backend } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
-import { connectRaw, type RawSocket } from './helpers/raw-socket.js';
+import type { RawSocket } from './helpers/raw-socket.js';
+import { subscribedRaw } from './helpers/subscribed-raw.js';
 import { inCI, redisServerInstalled, scalingConfig, startRedisServer, uniqueChannel, type RedisProcess } from './helpers/redis.js';
 import { sleep, waitFor } from './helpers/wait.js';
 
@@ -23,10 +24,7 @@ beforeAll(async () => {
 });
 
 async function subscriber(daemon: RunningDaemon, channel: string, userId?: string): Promise<RawSocket> {
-  const { socket, socketId } = await connectRaw(daemon, app.key);
-  socket.subscribe(channel, userId ? backend(daemon, app).authorizeChannel(socketId, channel, { user_id: userId }) : {});
-  await socket.next('pusher_internal:subscription_succeeded');
-  return socket;
+  return (await subscribedRaw(daemon, app, channel, userId)).socket;
 }
 
 const received = (socket: RawSocket, event: string) => socket.received.filter((frame) => frame.event === event).length;
