@@ -1,18 +1,34 @@
 import type { RealtimeServer } from '@org/protocol';
+import type { RateLimitKind as ApiRateLimitKind } from '@org/rest-api';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DeliveryObserver } from './webhooks/index.js';
 
-/** What a rate limiter refused: client events on a socket, HTTP API triggers or reads. */
-export type RateLimitKind = 'client_events' | 'backend_events' | 'read' | (string & {});
+/** What a rate limiter refused: HTTP API triggers or reads, or client events on a socket. */
+type RateLimitKind = ApiRateLimitKind | 'client_events';
 
 const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-interface MessageTally {
-  messagesIn: number;
-  bytesIn: number;
-  messagesOut: number;
-  bytesOut: number;
+/**
+ * A counter for the hot paths (per message, per request): `add(key, by)` bumps
+ * a plain number, and prom-client sees the totals only when scraped, through
+ * `labelsOf(key)`. A labelled `inc` would hash its label object on every call.
+ */
+function talliedCounter(registry: Registry, name: string, help: string, labelNames: readonly string[], labelsOf: (key: string) => Record<string, string>) {
+  const totals = new Map<string, number>();
+  new Counter({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [key, total] of totals) this.inc(labelsOf(key), total);
+    },
+  });
+  return (key: string, by = 1): void => void totals.set(key, (totals.get(key) ?? 0) + by);
 }
+
+const appLabels = (appId: string) => ({ app_id: appId });
 
 /**
  * Prometheus metrics, labelled by app. Counters are fed from engine events,
@@ -26,40 +42,14 @@ export function createMetrics() {
   const newConnections = new Counter({ name: 'realtime_new_connections_total', help: 'WebSocket connections opened', labelNames: labels, registers: [registry] });
   const disconnections = new Counter({ name: 'realtime_new_disconnections_total', help: 'WebSocket connections closed', labelNames: labels, registers: [registry] });
   const refused = new Counter({ name: 'realtime_connections_refused_total', help: 'WebSocket connections refused, by Pusher error code', labelNames: ['app_id', 'code'], registers: [registry] });
-  // Per-message counts are plain numbers bumped on the hot path and copied into prom-client
-  // when scraped: a labelled inc hashes its label object, four times per message otherwise.
-  const tallies = new Map<string, MessageTally>();
-  const tallyOf = (appId: string): MessageTally => {
-    let tally = tallies.get(appId);
-    if (!tally) tallies.set(appId, (tally = { messagesIn: 0, bytesIn: 0, messagesOut: 0, bytesOut: 0 }));
-    return tally;
-  };
-  const tallied = (name: string, help: string, field: keyof MessageTally) =>
-    new Counter({
-      name,
-      help,
-      labelNames: labels,
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const [appId, tally] of tallies) this.inc({ app_id: appId }, tally[field]);
-      },
-    });
-  tallied('realtime_ws_messages_received_total', 'Frames received from clients', 'messagesIn');
-  tallied('realtime_socket_received_bytes', 'Bytes received from clients', 'bytesIn');
-  tallied('realtime_ws_messages_sent_total', 'Channel events delivered to local sockets', 'messagesOut');
-  tallied('realtime_socket_transmitted_bytes', 'Bytes of channel events delivered to local sockets', 'bytesOut');
-  // Per request, like the per-message counts: a number per (app, method, status), copied on scrape.
-  const httpTallies = new Map<string, { labels: { app_id: string; method: string; status: string }; count: number }>();
-  new Counter({
-    name: 'realtime_http_calls_received_total',
-    help: 'HTTP API requests by status',
-    labelNames: ['app_id', 'method', 'status'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const { labels: callLabels, count } of httpTallies.values()) this.inc(callLabels, count);
-    },
+  const messagesIn = talliedCounter(registry, 'realtime_ws_messages_received_total', 'Frames received from clients', labels, appLabels);
+  const bytesIn = talliedCounter(registry, 'realtime_socket_received_bytes', 'Bytes received from clients', labels, appLabels);
+  const messagesOut = talliedCounter(registry, 'realtime_ws_messages_sent_total', 'Channel events delivered to local sockets', labels, appLabels);
+  const bytesOut = talliedCounter(registry, 'realtime_socket_transmitted_bytes', 'Bytes of channel events delivered to local sockets', labels, appLabels);
+  // Keyed `appId \0 method \0 status`; requests before the app is known count as app `none`.
+  const httpCalls = talliedCounter(registry, 'realtime_http_calls_received_total', 'HTTP API requests by status', ['app_id', 'method', 'status'], (key) => {
+    const [appId = '', method = '', status = ''] = key.split('\u0000');
+    return { app_id: appId || 'none', method, status };
   });
   const rateLimited = new Counter({ name: 'realtime_rate_limited_total', help: 'Requests and client events refused by a rate limit', labelNames: ['app_id', 'kind'], registers: [registry] });
   const webhookDeliveries = new Counter({ name: 'realtime_webhook_deliveries_total', help: 'Webhook requests a receiver accepted (2xx)', labelNames: labels, registers: [registry] });
@@ -90,25 +80,20 @@ export function createMetrics() {
       });
       server.events.on('connection.refused', ({ app, code }) => refused.inc({ app_id: app?.id ?? 'unknown', code: String(code) }));
       server.events.on('message.received', ({ connection, bytes }) => {
-        const tally = tallyOf(connection.app.id);
-        tally.messagesIn += 1;
-        tally.bytesIn += bytes;
+        messagesIn(connection.app.id);
+        bytesIn(connection.app.id, bytes);
       });
       server.events.on('client.event.rate_limited', ({ app }) => rateLimited.inc({ app_id: app.id, kind: 'client_events' }));
       server.events.on('message.sent', ({ app, recipients, bytes }) => {
         if (recipients === 0) return;
-        const tally = tallyOf(app.id);
-        tally.messagesOut += recipients;
-        tally.bytesOut += bytes;
+        messagesOut(app.id, recipients);
+        bytesOut(app.id, bytes);
       });
     },
     recordHttp(appId: string | undefined, requestMethod: string, status: number): void {
       // Clients choose the method: anything unusual is one label value, so they cannot grow the series.
       const method = knownMethods.has(requestMethod) ? requestMethod : 'OTHER';
-      const key = `${appId ?? ''}\u0000${method}\u0000${status}`;
-      const tally = httpTallies.get(key);
-      if (tally) tally.count += 1;
-      else httpTallies.set(key, { labels: { app_id: appId ?? 'none', method, status: String(status) }, count: 1 });
+      httpCalls(`${appId ?? ''}\u0000${method}\u0000${status}`);
     },
     /** Called each time an HTTP API rate limit refuses a request (client events are counted from engine events). */
     recordRateLimited(appId: string, kind: RateLimitKind): void {
