@@ -12,22 +12,32 @@ export function allowedOriginFor(app: App, origin: string | undefined): string |
   return origin;
 }
 
-/** Adds CORS headers to an answer, copying it when its headers are immutable. */
-export function withCorsHeaders(response: Response, allowOrigin: string | undefined): Response {
-  if (allowOrigin === undefined) return response;
+/** The CORS headers of an answer to an allowed origin (none when it is not allowed). */
+export function corsHeaders(allowOrigin: string | undefined): Record<string, string> {
+  if (allowOrigin === undefined) return {};
   const headers: Record<string, string> = {
     'access-control-allow-origin': allowOrigin,
     'access-control-expose-headers': 'Retry-After',
   };
-  let target = response;
+  if (allowOrigin !== '*') headers['vary'] = 'Origin';
+  return headers;
+}
+
+/** Adds CORS headers to an answer, copying it when its headers are immutable. */
+export function withCorsHeaders(response: Response, allowOrigin: string | undefined): Response {
+  if (allowOrigin === undefined) return response;
+  const add = (target: Response) => {
+    for (const [name, value] of Object.entries(corsHeaders(allowOrigin))) {
+      if (name === 'vary') target.headers.append(name, value);
+      else target.headers.set(name, value);
+    }
+    return target;
+  };
   try {
-    for (const [name, value] of Object.entries(headers)) target.headers.set(name, value);
+    return add(response);
   } catch {
-    target = new Response(response.body, response);
-    for (const [name, value] of Object.entries(headers)) target.headers.set(name, value);
+    return add(new Response(response.body, response));
   }
-  if (allowOrigin !== '*') target.headers.append('vary', 'Origin');
-  return target;
 }
 
 /** The answer to an OPTIONS preflight for a route allowing `methods`. */

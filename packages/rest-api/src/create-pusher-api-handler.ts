@@ -1,8 +1,10 @@
 import type { App } from '@org/protocol';
-import { allowedOriginFor } from './cors.js';
+import { allowedOriginFor, corsHeaders } from './cors.js';
+import type { ApiRoute } from './endpoint.js';
 import { endpoints } from './endpoints/index.js';
 import { answerForError, errorContentType, errorJson } from './error-response.js';
 import { PusherApiError } from './errors.js';
+import { notifyResponse, reportError } from './hooks.js';
 import { resolveOptions, type PusherApiOptions, type ResolvedOptions } from './options.js';
 import { parseQueryString } from './query-string.js';
 import { compileRoutes, matchRoute } from './route-match.js';
@@ -59,62 +61,54 @@ export function createPusherApiHandler(options: PusherApiOptions): PusherApiHand
       const match = matchRoute(routes, request.method, request.path);
       if (!match) return undefined;
       const { endpoint, pattern } = match.route;
+      const info = { method: request.method, route: pattern };
       let app: App | undefined;
       let response: PlainResponse;
       try {
         app = await findApp(config, match.params['appId'] ?? '');
-        try {
-          const body = endpoint.method === 'POST' ? request.body : noBody;
-          if (body.byteLength > config.maxRequestSize) {
-            throw new PusherApiError('PAYLOAD_TOO_LARGE', `the request body is larger than ${config.maxRequestSize} bytes`);
-          }
-          const result = await runEndpoint(config, endpoint, {
-            app,
-            method: request.method,
-            path: request.path.slice(config.pathPrefix.length),
-            params: match.params,
-            query: parseQueryString(request.query),
-            authorization: request.headers['authorization'] ?? null,
-            body,
-          });
-          response = { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) };
-        } catch (error) {
-          response = errorAnswer(config, error, request.method, pattern);
-        }
-        addCorsHeaders(response, allowedOriginFor(app, request.headers['origin']));
+        response = await answerEndpoint(config, endpoint, app, request, match.params, info);
+        Object.assign(response.headers, corsHeaders(allowedOriginFor(app, request.headers['origin'])));
       } catch (error) {
-        // No app: answered without CORS headers, as the hono app does.
-        response = errorAnswer(config, error, request.method, pattern);
+        // Only an unknown app gets here: answered without CORS headers, as the hono app does.
+        response = errorAnswer(config, error, info);
       }
-      if (config.onResponse) {
-        try {
-          config.onResponse({ app, method: request.method, route: pattern, status: response.status });
-        } catch (error) {
-          report(config, error, request.method, pattern);
-        }
-      }
+      notifyResponse(config, { app, ...info, status: response.status });
       return response;
     },
   };
 }
 
-function errorAnswer(config: ResolvedOptions, error: unknown, method: string, route: string): PlainResponse {
-  const answer = answerForError(error);
-  if (answer.unexpected) report(config, error, method, route);
-  return { status: answer.status, headers: { 'content-type': errorContentType, ...answer.headers }, body: errorJson(answer.status, answer.message) };
-}
-
-function addCorsHeaders(response: PlainResponse, allowOrigin: string | undefined): void {
-  if (allowOrigin === undefined) return;
-  response.headers['access-control-allow-origin'] = allowOrigin;
-  response.headers['access-control-expose-headers'] = 'Retry-After';
-  if (allowOrigin !== '*') response.headers['vary'] = 'Origin';
-}
-
-function report(config: ResolvedOptions, error: unknown, method: string, route: string): void {
+/** The shared pipeline on plain values; every failure becomes its JSON error answer. */
+async function answerEndpoint(
+  config: ResolvedOptions,
+  endpoint: ApiRoute,
+  app: App,
+  request: PlainRequest,
+  params: Record<string, string>,
+  info: { method: string; route: string },
+): Promise<PlainResponse> {
   try {
-    config.onError?.(error, { method, route });
-  } catch {
-    // The error reporter itself failed; nothing sensible is left to do.
+    const body = endpoint.method === 'POST' ? request.body : noBody;
+    if (body.byteLength > config.maxRequestSize) {
+      throw new PusherApiError('PAYLOAD_TOO_LARGE', `the request body is larger than ${config.maxRequestSize} bytes`);
+    }
+    const result = await runEndpoint(config, endpoint, {
+      app,
+      method: request.method,
+      path: request.path.slice(config.pathPrefix.length),
+      params,
+      query: parseQueryString(request.query),
+      authorization: request.headers['authorization'] ?? null,
+      body,
+    });
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) };
+  } catch (error) {
+    return errorAnswer(config, error, info);
   }
+}
+
+function errorAnswer(config: ResolvedOptions, error: unknown, info: { method: string; route: string }): PlainResponse {
+  const answer = answerForError(error);
+  if (answer.unexpected) reportError(config, error, info);
+  return { status: answer.status, headers: { 'content-type': errorContentType, ...answer.headers }, body: errorJson(answer.status, answer.message) };
 }

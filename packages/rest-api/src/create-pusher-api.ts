@@ -6,6 +6,7 @@ import { endpoints } from './endpoints/index.js';
 import { errorResponse, responseForError } from './error-response.js';
 import { resolveOptions, type PusherApiOptions, type ResolvedOptions } from './options.js';
 import { parseQueryString, splitUrl } from './query-string.js';
+import { notifyResponse, reportError } from './hooks.js';
 import { readBody } from './read-body.js';
 import { findApp as findAppById, runEndpoint } from './run-endpoint.js';
 
@@ -40,20 +41,15 @@ export function createPusherApi(options: PusherApiOptions): Hono<PusherApiEnv> {
 
   const answerError = (error: unknown, c: ApiContext): Response => {
     const { response, unexpected } = responseForError(error);
-    if (unexpected) report(config, error, c);
+    if (unexpected) reportError(config, error, { method: c.req.method, route: c.get('route') });
     return response;
   };
 
   root.use('*', async (c, next) => {
     c.set('route', 'unmatched');
     await next();
-    if (!config.onResponse) return;
-    try {
-      config.onResponse({ app: c.get('app'), method: c.req.method, route: c.get('route'), status: c.res.status });
-    } catch (error) {
-      // A failing metrics hook must not turn a good answer into an error.
-      report(config, error, c);
-    }
+    // A failing metrics hook must not turn a good answer into an error.
+    notifyResponse(config, { app: c.get('app'), method: c.req.method, route: c.get('route'), status: c.res.status });
   });
   root.onError(answerError);
   root.notFound(() => errorResponse(404, 'Not found'));
@@ -152,12 +148,4 @@ async function handleEndpoint(c: ApiContext, config: ResolvedOptions, endpoint: 
     body,
   });
   return c.json(result);
-}
-
-function report(config: ResolvedOptions, error: unknown, c: ApiContext): void {
-  try {
-    config.onError?.(error, { method: c.req.method, route: c.get('route') });
-  } catch {
-    // The error reporter itself failed; nothing sensible is left to do.
-  }
 }
