@@ -5,7 +5,7 @@ import { backend } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
 import type { RawSocket } from './helpers/raw-socket.js';
 import { subscribedRaw } from './helpers/subscribed-raw.js';
-import { testRedisUrl } from './helpers/redis.js';
+import { startRedisServer, testRedisUrl } from './helpers/redis.js';
 import { signedFetch } from './helpers/signed-request.js';
 import { sleep, waitFor } from './helpers/wait.js';
 
@@ -128,5 +128,25 @@ describe.skipIf(!redisUrl)('rate limits, driver redis', () => {
     ]);
     expect(statuses(burst)).toEqual([200, 200, 200, 200, 429, 429]);
     expect((await metric(one, shared, 'backend_events')) + (await metric(two, shared, 'backend_events'))).toBe(2);
+  });
+
+  it('logs an outage of its Redis once, limits per node meanwhile, and says when Redis is back', async () => {
+    const redis = await startRedisServer();
+    const app = testApp(`rl-outage-${randomBytes(3).toString('hex')}`, { max_backend_events_per_second: 2 });
+    const node = await startDaemon(daemonConfig([app], { rate_limiter: { enabled: true, driver: 'redis', redis: { url: redis.url } } }));
+    const outageLines = () => node.output.filter((line) => line.includes('rate limiter: Redis unreachable')).length;
+    expect(outageLines()).toBe(0);
+
+    await redis.kill();
+    await node.waitForLog((line) => String(line.msg).startsWith('rate limiter: Redis unreachable'));
+    // Still limited, now by this node's memory.
+    const during = await Promise.all([1, 2, 3].map((n) => trigger(node, app, [`c${n}`])));
+    expect(statuses(during)).toEqual([200, 200, 429]);
+    await sleep(500);
+    expect(outageLines()).toBe(1);
+
+    await startRedisServer(redis.port);
+    await node.waitForLog((line) => line.msg === 'rate limiter: Redis is back, limits are shared again', 10_000);
+    expect(outageLines()).toBe(1);
   });
 });

@@ -43,16 +43,29 @@ export function createRateLimits(config: Config, log: Logger): RateLimits | unde
   const settings = config.rate_limiter;
   if (!settings.enabled) return undefined;
 
+  // An outage is logged once when it starts and once when it ends, from the client's own events.
+  let degraded = false;
+  const markDegraded = () => {
+    if (degraded) return;
+    degraded = true;
+    log.warn({}, 'rate limiter: Redis unreachable, limiting per node in memory until it is back');
+  };
+
   let redis: Redis | Cluster | undefined;
   let connected: Promise<unknown> = Promise.resolve();
   if (settings.driver === 'redis') {
     const connection = resolveRedisConnection(settings.redis, config.redis);
     redis = settings.cluster_mode ? createRedisCluster(connection) : createRedisClient(connection);
-    redis.on('error', () => {}); // outages are reported once below, not per reconnect attempt
+    redis.on('error', () => {}); // reported through 'close' below, not once per reconnect attempt
+    redis.on('close', markDegraded);
+    redis.on('ready', () => {
+      if (!degraded) return;
+      degraded = false;
+      log.info({}, 'rate limiter: Redis is back, limits are shared again');
+    });
     connected = redis.connect().catch(() => {});
   }
 
-  let degraded = false;
   const limiters = new Map<string, RateLimiterAbstract>();
   const limiterFor = (appId: string, kind: RateLimitKind): RateLimiterAbstract => {
     const key = `${kind}\u0000${appId}`;
@@ -71,10 +84,6 @@ export function createRateLimits(config: Config, log: Logger): RateLimits | unde
     async consume(app, kind, points) {
       try {
         await limiterFor(app.id, kind).consume(app.id, points);
-        if (degraded && redis?.status === 'ready') {
-          degraded = false;
-          log.info({}, 'rate limiter: Redis is back, limits are shared again');
-        }
         return { allowed: true };
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) {
@@ -83,11 +92,6 @@ export function createRateLimits(config: Config, log: Logger): RateLimits | unde
         // Only reached if the insurance limiter itself failed: let the request through rather than fail it.
         log.error({ err: rejection }, 'rate limiter failed; request allowed');
         return { allowed: true };
-      } finally {
-        if (redis && redis.status !== 'ready' && !degraded) {
-          degraded = true;
-          log.warn({}, 'rate limiter: Redis unreachable, limiting per node in memory until it is back');
-        }
       }
     },
     async ready() {
@@ -95,12 +99,10 @@ export function createRateLimits(config: Config, log: Logger): RateLimits | unde
       const waited = new Promise((resolve) => (timer = setTimeout(resolve, startupWaitMs)));
       await Promise.race([connected, waited]);
       clearTimeout(timer);
-      if (redis && redis.status !== 'ready' && !degraded) {
-        degraded = true;
-        log.warn({}, 'rate limiter: Redis unreachable, limiting per node in memory until it is back');
-      }
+      if (redis && redis.status !== 'ready') markDegraded();
     },
     async close() {
+      redis?.off('close', markDegraded); // closing on purpose is no outage
       redis?.disconnect();
     },
   };
