@@ -53,7 +53,6 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
   const dispatcher = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
   const retry: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };
   const debouncer = new LeaveDebouncer(options.debounceMs ?? 3_000);
-  const queuesByApp = new Map<string, TargetQueue[]>();
   const targetsByApp = new Map<string, { accepts: (event: WebhookEvent) => boolean; queue: TargetQueue }[]>();
 
   for (const app of options.apps) {
@@ -76,7 +75,6 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
     });
     if (targets.length === 0) continue;
     targetsByApp.set(app.id, targets);
-    queuesByApp.set(app.id, targets.map((t) => t.queue));
   }
 
   const send = (app: App, event: WebhookEvent) => {
@@ -120,7 +118,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
     stop(deadline) {
       stopping ??= (async () => {
         debouncer.flush();
-        await Promise.all([...queuesByApp.values()].flat().map((queue) => queue.drain(deadline)));
+        await Promise.all([...targetsByApp.values()].flat().map(({ queue }) => queue.drain(deadline)));
         for (const off of unsubscribe) off();
         await dispatcher.destroy();
       })();
