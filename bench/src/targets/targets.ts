@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -78,13 +79,7 @@ async function startDaemonNode(options: TargetOptions, redisUrl: string | undefi
   if (redisUrl) env['REDIS_URL'] = redisUrl;
   const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
   const child = spawnPinned(options.cpu, process.execPath, [...nodeArgs, daemonBin(), 'server', '--config', configFile, '--host', host, '--port', String(port)], env);
-  const output = collectOutput(child);
-  try {
-    await waitForPort(port, child, output);
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
+  await listeningOrStopped(child, port);
   return {
     endpoint: { host, port },
     child,
@@ -123,16 +118,20 @@ export async function startDaemonPair(options: TargetOptions): Promise<RunningTa
   };
 }
 
-export async function startCeiling(options: TargetOptions): Promise<RunningTarget> {
-  const port = await freePort();
-  const child = spawnPinned(options.cpu, process.execPath, [ceilingBin(), String(port)], process.env);
-  const output = collectOutput(child);
+/** Waits until the started process listens on `port`; if it never does, stops it and rethrows. */
+async function listeningOrStopped(child: ChildProcess, port: number): Promise<void> {
   try {
-    await waitForPort(port, child, output);
+    await waitForPort(port, child, collectOutput(child));
   } catch (error) {
     await stopProcess(child);
     throw error;
   }
+}
+
+export async function startCeiling(options: TargetOptions): Promise<RunningTarget> {
+  const port = await freePort();
+  const child = spawnPinned(options.cpu, process.execPath, [ceilingBin(), String(port)], process.env);
+  await listeningOrStopped(child, port);
   const pid = child.pid!;
   return { kind: 'ceiling', nodes: [{ host, port }], pids: [pid], rss: () => rssBytes(pid), cpu: () => cpuSeconds(pid), stop: () => stopProcess(child) };
 }
