@@ -13,6 +13,6 @@ export { silentLogger, silentLoggerFactory, type LogScope, type Logger, type Log
 export { originAllowed } from './origin.js';
 export { RealtimeServer, type RealtimeServerOptions } from './realtime-server.js';
 export { verifyRequestSignature, signatureWindowSeconds, type SignatureCheck, type SignedRequest } from './request-signature.js';
-export type { CachedEvent, ClusterMessage, ClusterMessageHandler, NodeLoss, NodeLossHandler, PresenceJoin, PresenceMember, Scaler } from './scaler.js';
+export type { CachedEvent, ClusterMessage, ClusterMessageHandler, HeldChannel, NodeLoss, NodeLossHandler, PresenceJoin, PresenceMember, Scaler, SocketRemoval } from './scaler.js';
 export { ServerEvents, type ServerEventListener, type ServerEventMap, type ServerEventName } from './server-events.js';
 export type { ConnectionRequest, Publisher, Socket } from './transport.js';

@@ -1,4 +1,4 @@
-import type { CachedEvent, ClusterMessage, PresenceJoin, PresenceMember, Scaler } from './scaler.js';
+import type { CachedEvent, ClusterMessage, PresenceJoin, PresenceMember, Scaler, SocketRemoval } from './scaler.js';
 
 interface PresenceUser {
   userInfo: string;
@@ -25,6 +25,24 @@ export function createLocalScaler(options: { now?: () => number } = {}): Scaler 
 
   const channelSockets = (appId: string, channel: string) => subscriptions.get(appId)?.get(channel);
 
+  function removeSubscription(appId: string, channel: string, socketId: string): number {
+    const sockets = channelSockets(appId, channel);
+    if (!sockets) return 0;
+    sockets.delete(socketId);
+    if (sockets.size === 0) subscriptions.get(appId)?.delete(channel);
+    return sockets.size;
+  }
+
+  function leavePresence(appId: string, channel: string, socketId: string, userId: string): boolean {
+    const users = presence.get(appId)?.get(channel);
+    const user = users?.get(userId);
+    if (!users || !user || !user.sockets.delete(socketId)) return false;
+    if (user.sockets.size > 0) return false;
+    users.delete(userId);
+    if (users.size === 0) presence.get(appId)?.delete(channel);
+    return true;
+  }
+
   return {
     nodeId: 'local',
     async start() {},
@@ -42,8 +60,16 @@ export function createLocalScaler(options: { now?: () => number } = {}): Scaler 
       set.add(socketId);
       return set.size;
     },
-    async removeConnection(appId, socketId) {
+    async removeConnection(appId, socketId, held = []) {
       connections.get(appId)?.delete(socketId);
+      const removal: SocketRemoval = { vacated: [], membersLeft: [] };
+      for (const { channel, presenceUserId } of held) {
+        if (removeSubscription(appId, channel, socketId) === 0) removal.vacated.push(channel);
+        if (presenceUserId !== undefined && leavePresence(appId, channel, socketId, presenceUserId)) {
+          removal.membersLeft.push({ channel, userId: presenceUserId });
+        }
+      }
+      return removal;
     },
     async connectionCount(appId) {
       return connections.get(appId)?.size ?? 0;
@@ -57,11 +83,7 @@ export function createLocalScaler(options: { now?: () => number } = {}): Scaler 
       return sockets.size;
     },
     async removeSubscription(appId, channel, socketId) {
-      const sockets = channelSockets(appId, channel);
-      if (!sockets) return 0;
-      sockets.delete(socketId);
-      if (sockets.size === 0) subscriptions.get(appId)?.delete(channel);
-      return sockets.size;
+      return removeSubscription(appId, channel, socketId);
     },
     async subscriptionCount(appId, channel) {
       return channelSockets(appId, channel)?.size ?? 0;
@@ -85,13 +107,7 @@ export function createLocalScaler(options: { now?: () => number } = {}): Scaler 
       return { status: 'joined', firstForUser: !existing, members: toMembers(users) };
     },
     async leavePresence(appId, channel, socketId, userId) {
-      const users = presence.get(appId)?.get(channel);
-      const user = users?.get(userId);
-      if (!users || !user || !user.sockets.delete(socketId)) return false;
-      if (user.sockets.size > 0) return false;
-      users.delete(userId);
-      if (users.size === 0) presence.get(appId)?.delete(channel);
-      return true;
+      return leavePresence(appId, channel, socketId, userId);
     },
     async presenceMembers(appId, channel) {
       const users = presence.get(appId)?.get(channel);

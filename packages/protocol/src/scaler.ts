@@ -45,6 +45,20 @@ export interface NodeLoss {
 
 export type NodeLossHandler = (loss: NodeLoss) => void;
 
+/** A channel a closing socket held, with the presence user it joined as. */
+export interface HeldChannel {
+  channel: string;
+  presenceUserId: string | undefined;
+}
+
+/** What removing a closed socket changed across the cluster. */
+export interface SocketRemoval {
+  /** Channels this socket was the last subscriber of, anywhere. */
+  vacated: string[];
+  /** Presence users for whom this was the last socket in the channel, anywhere. */
+  membersLeft: { channel: string; userId: string }[];
+}
+
 export interface Scaler {
   /** Unique per running node. */
   readonly nodeId: string;
@@ -60,7 +74,12 @@ export interface Scaler {
 
   /** Registers a connection; resolves to the app's connection count across the cluster, this one included. */
   addConnection(appId: string, socketId: string): Promise<number>;
-  removeConnection(appId: string, socketId: string): Promise<void>;
+  /**
+   * Removes a closed socket with every channel it held, in one step (one
+   * round trip for a remote scaler, however many channels): a socket with
+   * 100,000 channels must not cost 100,000 round trips to clean up.
+   */
+  removeConnection(appId: string, socketId: string, held?: readonly HeldChannel[]): Promise<SocketRemoval>;
   connectionCount(appId: string): Promise<number>;
 
   /** Resolves to the channel's subscription count across the cluster after the change. */

@@ -88,6 +88,33 @@ export function runScalerConformance(name: string, options: ScalerConformanceOpt
       expect(cached?.ttl).toBeLessThanOrEqual(60);
     });
 
+    it('removes a closed socket with all its channels in one call and reports what it vacated and who left', async () => {
+      const scaler = await make();
+      const app = appId();
+      const alice = { userId: 'alice', userInfo: '{}' };
+      await scaler.addConnection(app, '1.1');
+      await scaler.addConnection(app, '1.2');
+      for (const channel of ['solo', 'shared', 'presence-a', 'presence-b']) await scaler.addSubscription(app, channel, '1.1');
+      await scaler.addSubscription(app, 'shared', '1.2');
+      await scaler.joinPresence(app, 'presence-a', '1.1', alice, 10);
+      await scaler.joinPresence(app, 'presence-b', '1.1', alice, 10);
+      await scaler.addSubscription(app, 'presence-b', '1.2');
+      await scaler.joinPresence(app, 'presence-b', '1.2', alice, 10);
+
+      const removal = await scaler.removeConnection(app, '1.1', [
+        { channel: 'solo', presenceUserId: undefined },
+        { channel: 'shared', presenceUserId: undefined },
+        { channel: 'presence-a', presenceUserId: 'alice' },
+        { channel: 'presence-b', presenceUserId: 'alice' },
+      ]);
+      expect(removal.vacated.sort()).toEqual(['presence-a', 'solo']);
+      expect(removal.membersLeft).toEqual([{ channel: 'presence-a', userId: 'alice' }]);
+      expect(await scaler.connectionCount(app)).toBe(1);
+      expect(Object.fromEntries(await scaler.channels(app))).toEqual({ shared: 1, 'presence-b': 1 });
+      expect(await scaler.presenceMembers(app, 'presence-a')).toEqual([]);
+      expect(await scaler.presenceMembers(app, 'presence-b')).toEqual([alice]);
+    });
+
     it('keeps apps apart', async () => {
       const scaler = await make();
       const [one, two] = [appId(), appId()];
