@@ -26,6 +26,16 @@ export interface App {
   readonly maxPresenceUserInfoSize: number;
   readonly maxUserIdLength: number;
   readonly maxClientEventsPerSecond: number;
+  /** Channels one connection may hold at once; a subscription past it is refused (LimitReached). */
+  readonly maxChannelsPerConnection: number;
+  /**
+   * Frames of any kind one connection may send per second. Frames past it are
+   * dropped with one 4301 error per second; a connection that sends twice
+   * the limit in a second, or exceeds it three seconds in a row, is closed with 4100.
+   */
+  readonly maxFramesPerSecond: number;
+  /** Deepest nesting of arrays and objects accepted in JSON from clients (frames, channel_data, user_data). */
+  readonly maxJsonDepth: number;
   readonly maxChannelsPerEvent: number;
   readonly maxBatchSize: number;
   /** Seconds a cache channel keeps its last event. */
@@ -50,6 +60,9 @@ export const appDefaults: Omit<App, 'id' | 'key' | 'secret' | 'name'> = {
   maxPresenceUserInfoSize: 1_000,
   maxUserIdLength: 128,
   maxClientEventsPerSecond: 10,
+  maxChannelsPerConnection: 100,
+  maxFramesPerSecond: 100,
+  maxJsonDepth: 64,
   maxChannelsPerEvent: 100,
   maxBatchSize: 10,
   cacheTtl: 1_800,
@@ -58,7 +71,8 @@ export const appDefaults: Omit<App, 'id' | 'key' | 'secret' | 'name'> = {
 const positiveIntegerKeys = [
   'maxConnections', 'activityTimeout', 'pingInterval', 'maxMessageSize', 'maxChannelNameLength',
   'maxEventNameLength', 'maxPresenceMembers', 'maxPresenceUserInfoSize', 'maxUserIdLength',
-  'maxClientEventsPerSecond', 'maxChannelsPerEvent', 'maxBatchSize', 'cacheTtl',
+  'maxClientEventsPerSecond', 'maxChannelsPerConnection', 'maxFramesPerSecond', 'maxJsonDepth',
+  'maxChannelsPerEvent', 'maxBatchSize', 'cacheTtl',
 ] as const;
 
 /** Fills in defaults and checks invariants; throws `RealtimeError('INVALID_OPTION')` naming the key. */

@@ -3,6 +3,7 @@ import { ErrorCode } from './close-codes.js';
 import type { Connection } from './connection.js';
 import { channelEventFrame, errorFrame, type InboundFrame } from './frames.js';
 import type { RealtimeServer } from './realtime-server.js';
+import { spendClientEvent } from './frame-budget.js';
 
 function reject(connection: Connection, message: string): void {
   connection.socket.send(errorFrame(ErrorCode.ClientEventRejected, message));
@@ -28,17 +29,13 @@ export function handleClientEvent(server: RealtimeServer, connection: Connection
     return reject(connection, `Event name is longer than ${app.maxEventNameLength} characters.`);
   }
 
-  // Fixed one-second window: two numbers on the connection, no limiter objects to leak.
-  const second = Math.floor(server.now / 1000);
-  if (connection.clientEventWindow !== second) {
-    connection.clientEventWindow = second;
-    connection.clientEventCount = 0;
-  }
-  if (++connection.clientEventCount > app.maxClientEventsPerSecond) {
+  // The frame budget opened this second's window; client events have their own, smaller count in it.
+  if (!spendClientEvent(connection, app)) {
     server.events.emit('client.event.rate_limited', { app, channel, event: frame.event, socketId: connection.socketId });
     return reject(connection, `Rate limit exceeded: at most ${app.maxClientEventsPerSecond} client events per second.`);
   }
 
+  // The frame passed the nesting bound, so re-encoding its data cannot overflow the stack.
   const encodedData = JSON.stringify(frame.data ?? null);
   if (Buffer.byteLength(encodedData) > app.maxMessageSize) {
     return reject(connection, `Event data is larger than ${app.maxMessageSize} bytes.`);

@@ -20,8 +20,18 @@ export class Connection {
   userId: string | undefined;
   lastSeen: number;
   pingSentAt = 0;
-  clientEventWindow = 0;
-  clientEventCount = 0;
+  /** The second (coarse clock) the counters below belong to. */
+  rateWindow = 0;
+  framesInWindow = 0;
+  clientEventsInWindow = 0;
+  /** Consecutive seconds in which this connection went over its frame limit. */
+  floodedWindows = 0;
+  /**
+   * The tail of each channel's pending subscribe/unsubscribe, while one is in
+   * flight: operations on one channel run one after another, so the last one
+   * a client sent decides the outcome. Undefined for a connection never busy.
+   */
+  channelOps: Map<string, Promise<void>> | undefined;
 
   constructor(
     readonly socketId: string,

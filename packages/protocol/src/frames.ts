@@ -4,6 +4,8 @@
  * spec: a JSON string for connection_established, subscription_succeeded and
  * member events, an object for pusher:error and pusher:signin_success.
  */
+import { parseBoundedJson } from './bounded-json.js';
+
 const q = JSON.stringify;
 
 export function connectionEstablishedFrame(socketId: string, activityTimeout: number): string {
@@ -61,15 +63,18 @@ export interface InboundFrame {
   data?: unknown;
 }
 
-/** Parses an inbound frame, or returns undefined for anything not `{ "event": string, ... }`. */
-export function parseInboundFrame(text: string): InboundFrame | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+/** Why an inbound frame was refused before any handler saw it. */
+export type InboundFrameProblem = 'syntax' | 'depth' | 'shape';
+
+/**
+ * Parses an inbound frame; never throws. Returns the problem instead for text
+ * that is not JSON, nests deeper than `maxDepth`, or is not `{ "event": string, ... }`.
+ */
+export function parseInboundFrame(text: string, maxDepth: number): InboundFrame | InboundFrameProblem {
+  const parsed = parseBoundedJson(text, maxDepth);
+  if (!parsed.ok) return parsed.problem;
+  const { value } = parsed;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'shape';
   const frame = value as Record<string, unknown>;
-  return typeof frame['event'] === 'string' ? (frame as unknown as InboundFrame) : undefined;
+  return typeof frame['event'] === 'string' ? (frame as unknown as InboundFrame) : 'shape';
 }

@@ -1,5 +1,6 @@
 import type { App } from './app.js';
 import { channelNameProblem, channelType, eventNameProblem, isCacheChannel } from './channel-name.js';
+import { stringifyOrUndefined } from './bounded-json.js';
 import { RealtimeError } from './errors.js';
 import { channelEventFrame } from './frames.js';
 import type { RealtimeServer } from './realtime-server.js';
@@ -41,14 +42,16 @@ export function validateTriggerEvent(app: App, event: TriggerEvent): string {
   if (event.socketId !== undefined && !socketIdPattern.test(event.socketId)) {
     throw new RealtimeError('INVALID_SOCKET_ID', 'socket_id must look like 1234.5678');
   }
-  const dataBytes = typeof event.data === 'string' ? Buffer.byteLength(event.data) : Buffer.byteLength(JSON.stringify(event.data ?? null));
+  const encoded = stringifyOrUndefined(event.data ?? null);
+  if (encoded === undefined) throw new RealtimeError('INVALID_ARGUMENT', 'event data cannot be encoded as JSON (cyclic, a BigInt, or nested too deeply)');
+  const dataBytes = Buffer.byteLength(typeof event.data === 'string' ? event.data : encoded);
   if (dataBytes > app.maxMessageSize) {
     throw new RealtimeError('PAYLOAD_TOO_LARGE', `event data is ${dataBytes} bytes; the limit is ${app.maxMessageSize}`);
   }
   for (const attribute of event.info ?? []) {
     if (!knownInfo.has(attribute)) throw new RealtimeError('INVALID_ARGUMENT', `unknown info attribute ${JSON.stringify(attribute)}`);
   }
-  return JSON.stringify(event.data ?? null);
+  return encoded;
 }
 
 /**
@@ -91,9 +94,20 @@ export async function channelAttributes(
   if (info.includes('user_count')) attributes.user_count = await server.scaler.userCount(app.id, channel);
   if (info.includes('cache') && isCacheChannel(channel)) {
     const cached = await server.scaler.cachedEvent(app.id, channel);
-    if (cached) attributes.cache = { data: (JSON.parse(cached.frame) as { data: string }).data, ttl: cached.ttl };
+    const data = cached && cachedData(cached.frame);
+    if (cached && data !== undefined) attributes.cache = { data, ttl: cached.ttl };
   }
   return attributes;
+}
+
+/** The `data` of a cached frame; undefined for a frame the cache store corrupted. */
+function cachedData(frame: string): string | undefined {
+  try {
+    const data = (JSON.parse(frame) as { data?: unknown }).data;
+    return typeof data === 'string' ? data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Occupied channels, optionally filtered by prefix, with the requested attributes. */

@@ -1,4 +1,5 @@
 import type { App } from './app.js';
+import { parseBoundedJson } from './bounded-json.js';
 import type { PresenceMember } from './scaler.js';
 
 export type PresenceDataResult = { ok: true; member: PresenceMember } | { ok: false; error: string };
@@ -9,12 +10,11 @@ export type PresenceDataResult = { ok: true; member: PresenceMember } | { ok: fa
  */
 export function parsePresenceData(channelData: unknown, app: App): PresenceDataResult {
   if (typeof channelData !== 'string') return { ok: false, error: 'channel_data must be a JSON string' };
-  let value: unknown;
-  try {
-    value = JSON.parse(channelData);
-  } catch {
-    return { ok: false, error: 'channel_data is not valid JSON' };
+  const parsed = parseBoundedJson(channelData, app.maxJsonDepth);
+  if (!parsed.ok) {
+    return { ok: false, error: parsed.problem === 'depth' ? `channel_data nests deeper than ${app.maxJsonDepth} levels` : 'channel_data is not valid JSON' };
   }
+  const { value } = parsed;
   if (typeof value !== 'object' || value === null) return { ok: false, error: 'channel_data must be a JSON object' };
   const { user_id: rawId, user_info: userInfo } = value as { user_id?: unknown; user_info?: unknown };
   const userId = typeof rawId === 'number' && Number.isFinite(rawId) ? String(rawId) : rawId;

@@ -14,14 +14,17 @@ import {
 import { serverToUserPrefix } from './channel-name.js';
 import { ErrorCode } from './close-codes.js';
 import { Connection } from './connection.js';
-import { connectionEstablishedFrame, errorFrame, memberRemovedFrame, parseInboundFrame, pingFrame, pongFrame } from './frames.js';
+import { channelOpsSettled } from './channel-order.js';
+import { FailureReporter } from './failure-reporter.js';
+import { spendFrame, type FrameVerdict } from './frame-budget.js';
+import { connectionEstablishedFrame, errorFrame, parseInboundFrame, pingFrame, pongFrame, type InboundFrame, type InboundFrameProblem } from './frames.js';
 import { silentLoggerFactory, type Logger, type LoggerFactory } from './logger.js';
 import { originAllowed } from './origin.js';
 import { createLocalScaler } from './local-scaler.js';
-import type { ClusterMessage, NodeLoss, Scaler } from './scaler.js';
-import { ServerEvents } from './server-events.js';
+import type { ClusterMessage, HeldChannel, NodeLoss, Scaler } from './scaler.js';
+import { ServerEvents, type FrameRefusalReason, type HandlerKind } from './server-events.js';
 import { handleSignin } from './signin.js';
-import { handleSubscribe, handleUnsubscribe, leaveChannel } from './subscribe.js';
+import { announceMemberRemoved, handleSubscribe, handleUnsubscribe } from './subscribe.js';
 import type { ConnectionRequest, Publisher, Socket } from './transport.js';
 
 export interface RealtimeServerOptions {
@@ -36,6 +39,31 @@ export interface RealtimeServerOptions {
 }
 
 const nullPublisher: Publisher = { publish() {} };
+
+const frameRefusalReasons: Record<InboundFrameProblem, FrameRefusalReason> = {
+  syntax: 'invalid_json',
+  depth: 'too_deep',
+  shape: 'invalid_shape',
+};
+
+const frameProblemMessages: Record<InboundFrameProblem, (app: App) => string> = {
+  syntax: () => 'Invalid message format: expected a JSON object with a string "event".',
+  depth: (app) => `Invalid message format: JSON nests deeper than ${app.maxJsonDepth} levels.`,
+  shape: () => 'Invalid message format: expected a JSON object with a string "event".',
+};
+
+function handlerKind(event: string): HandlerKind {
+  switch (event) {
+    case 'pusher:subscribe':
+      return 'subscribe';
+    case 'pusher:unsubscribe':
+      return 'unsubscribe';
+    case 'pusher:signin':
+      return 'signin';
+    default:
+      return event.startsWith('client-') ? 'client_event' : 'frame';
+  }
+}
 
 /**
  * The Pusher protocol engine. A transport feeds it sockets and frames
@@ -60,6 +88,7 @@ export class RealtimeServer {
   readonly #socketIdPrefix = String(randomInt(1, 2_000_000_000));
   #socketCounter = 0;
   #sweepTimer: ReturnType<typeof setInterval> | undefined;
+  readonly #failures: FailureReporter;
   #draining = false;
   readonly #pendingCleanups = new Set<Promise<void>>();
 
@@ -75,6 +104,7 @@ export class RealtimeServer {
     };
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 1_000;
     this.#protocolVersion = String(options.protocolVersion ?? 7);
+    this.#failures = new FailureReporter(this.log.handler);
     this.events.onListenerError = (error, event) =>
       this.log.server.error({ err: error, event }, 'a server event listener threw');
   }
@@ -88,7 +118,10 @@ export class RealtimeServer {
     await this.scaler.start(
       (message) => this.#onClusterMessage(message),
       (loss) =>
-        void this.#onNodeLost(loss).catch((error: unknown) => this.log.server.error({ err: error }, 'announcing a dead node\'s members failed')),
+        void this.#onNodeLost(loss).catch((error: unknown) => {
+          this.events.emit('handler.failed', { app: undefined, kind: 'node_loss', error });
+          this.log.server.error({ err: error }, 'announcing a dead node\'s members failed');
+        }),
     );
     this.#sweepTimer = setInterval(() => this.#sweep(), this.#sweepIntervalMs);
     this.#sweepTimer.unref?.();
@@ -172,17 +205,31 @@ export class RealtimeServer {
     socket.close(code, reason);
   }
 
-  /** A text frame from the client. */
+  /** A text frame from the client. Never throws: a failing handler is answered and reported. */
   message(connection: Connection, text: string): void {
     if (connection.state !== 'open') return;
     connection.lastSeen = this.now;
     connection.pingSentAt = 0;
-    const frame = parseInboundFrame(text);
-    this.events.emit('message.received', { connection, bytes: text.length, event: frame?.event ?? '' });
-    if (!frame) {
-      connection.socket.send(errorFrame(ErrorCode.ReconnectNow, 'Invalid message format: expected a JSON object with a string "event".'));
+    const { app } = connection;
+    const verdict = spendFrame(connection, app, Math.floor(this.now / 1000));
+    if (verdict !== 'accept') return this.#overFrameBudget(connection, verdict);
+
+    const frame = parseInboundFrame(text, app.maxJsonDepth);
+    if (typeof frame === 'string') {
+      this.events.emit('message.received', { connection, bytes: text.length, event: '' });
+      this.events.emit('frame.refused', { app, reason: frameRefusalReasons[frame] });
+      connection.socket.send(errorFrame(ErrorCode.ReconnectNow, frameProblemMessages[frame](app)));
       return;
     }
+    this.events.emit('message.received', { connection, bytes: text.length, event: frame.event });
+    try {
+      this.#dispatch(connection, frame);
+    } catch (error) {
+      this.#handlerFailed(connection, handlerKind(frame.event), error);
+    }
+  }
+
+  #dispatch(connection: Connection, frame: InboundFrame): void {
     switch (frame.event) {
       case 'pusher:ping':
         connection.socket.send(pongFrame);
@@ -190,10 +237,10 @@ export class RealtimeServer {
       case 'pusher:pong':
         return;
       case 'pusher:subscribe':
-        void handleSubscribe(this, connection, frame.data).catch((error: unknown) => this.#handlerFailed(connection, error));
+        handleSubscribe(this, connection, frame.data).catch((error: unknown) => this.#handlerFailed(connection, 'subscribe', error));
         return;
       case 'pusher:unsubscribe':
-        void handleUnsubscribe(this, connection, frame.data).catch((error: unknown) => this.#handlerFailed(connection, error));
+        handleUnsubscribe(this, connection, frame.data).catch((error: unknown) => this.#handlerFailed(connection, 'unsubscribe', error));
         return;
       case 'pusher:signin':
         handleSignin(this, connection, frame.data);
@@ -208,12 +255,28 @@ export class RealtimeServer {
     }
   }
 
-  #handlerFailed(connection: Connection, error: unknown): void {
-    this.log.handler.error({ err: error, app: connection.app.id, socketId: connection.socketId }, 'handling a frame failed');
+  #overFrameBudget(connection: Connection, verdict: Exclude<FrameVerdict, 'accept'>): void {
+    const { app } = connection;
+    this.events.emit('frame.refused', { app, reason: 'rate_limited' });
+    if (verdict === 'refuse') {
+      connection.socket.send(errorFrame(ErrorCode.ClientEventRejected, `Rate limit exceeded: at most ${app.maxFramesPerSecond} frames per second; frames dropped.`));
+    } else if (verdict === 'close') {
+      this.events.emit('connection.flood_closed', { app, socketId: connection.socketId });
+      this.refuse(connection.socket, ErrorCode.OverCapacity, `Too many frames: at most ${app.maxFramesPerSecond} per second.`);
+    }
+  }
+
+  #handlerFailed(connection: Connection, kind: HandlerKind, error: unknown): void {
+    this.events.emit('handler.failed', { app: connection.app, kind, error });
+    this.#failures.report(kind, error, { app: connection.app.id, socketId: connection.socketId });
     if (connection.state === 'open') connection.socket.send(errorFrame(null, 'Server error while handling the message.'));
   }
 
-  /** The socket is gone (the transport must not use it any more). */
+  /**
+   * The socket is gone (the transport must not use it any more). Its channels
+   * leave the cluster in one scaler call once the operations in flight on
+   * them have settled.
+   */
   close(connection: Connection): void {
     if (connection.state === 'closed') return;
     const wasOpen = connection.state === 'open';
@@ -221,18 +284,31 @@ export class RealtimeServer {
     this.connections.delete(connection.socketId);
     const { app } = connection;
     if (connection.userId !== undefined) this.removeLocalSubscriber(this.topic(app, serverToUserPrefix + connection.userId), connection);
-    const cleanup = async () => {
-      for (const [channel, membership] of connection.channels) await leaveChannel(this, connection, channel, membership);
-      connection.channels.clear();
-      await this.scaler.removeConnection(app.id, connection.socketId);
-    };
-    const pending = cleanup()
+    for (const [channel, membership] of connection.channels) {
+      if (membership.active) this.removeLocalSubscriber(this.topic(app, channel), connection);
+    }
+    const pending = this.#releaseChannels(connection)
       .catch((error: unknown) =>
         this.log.connection.error({ err: error, app: app.id, socketId: connection.socketId }, 'cleanup after close failed'),
       )
       .finally(() => this.#pendingCleanups.delete(pending));
     this.#pendingCleanups.add(pending);
     if (wasOpen) this.events.emit('connection.closed', { connection });
+  }
+
+  async #releaseChannels(connection: Connection): Promise<void> {
+    // A subscribe in flight sees the closed state and undoes its own part.
+    await channelOpsSettled(connection);
+    const { app } = connection;
+    const held: HeldChannel[] = [];
+    for (const [channel, membership] of connection.channels) {
+      if (membership.active) held.push({ channel, presenceUserId: membership.presenceUserId });
+      membership.active = false;
+    }
+    connection.channels.clear();
+    const removal = await this.scaler.removeConnection(app.id, connection.socketId, held);
+    for (const { channel, userId } of removal.membersLeft) announceMemberRemoved(this, app, channel, userId);
+    for (const channel of removal.vacated) this.events.emit('channel.vacated', { app, channel });
   }
 
   /** @internal */
@@ -304,14 +380,29 @@ export class RealtimeServer {
   }
 
   #onClusterMessage(message: ClusterMessage): void {
+    try {
+      this.#handleClusterMessage(message);
+    } catch (error) {
+      this.events.emit('handler.failed', { app: undefined, kind: 'cluster_message', error });
+      this.#failures.report('cluster_message', error, { type: (message as { type?: unknown }).type });
+    }
+  }
+
+  #handleClusterMessage(message: ClusterMessage): void {
     switch (message.type) {
       case 'broadcast': {
         const deliver = (app: App | undefined) => {
           if (app) this.publishLocal(app, message.channel, message.frame, '', message.exceptSocketId);
         };
         const found = this.apps.findById(message.appId);
-        if (found instanceof Promise) void found.then(deliver);
-        else deliver(found);
+        if (found instanceof Promise) {
+          found.then(deliver).catch((error: unknown) => {
+            this.events.emit('handler.failed', { app: undefined, kind: 'cluster_message', error });
+            this.#failures.report('cluster_message', error, { type: message.type });
+          });
+        } else {
+          deliver(found);
+        }
         return;
       }
       case 'terminate-user':
@@ -331,8 +422,7 @@ export class RealtimeServer {
     for (const { appId, channel, userId } of loss.members) {
       const app = await this.apps.findById(appId);
       if (!app) continue;
-      this.broadcast(app, channel, memberRemovedFrame(channel, userId), 'pusher_internal:member_removed');
-      this.events.emit('member.removed', { app, channel, userId });
+      announceMemberRemoved(this, app, channel, userId);
     }
     for (const { appId, channel } of loss.vacatedChannels) {
       const app = await this.apps.findById(appId);

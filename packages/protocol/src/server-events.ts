@@ -14,6 +14,20 @@ export interface ServerEventMap {
   'cache.miss': { app: App; channel: string };
   /** A client event dropped because its connection sent more than the app allows per second (4301). */
   'client.event.rate_limited': { app: App; channel: string; event: string; socketId: string };
+  /** A subscription refused: bad channel name or auth, presence full or bad channel_data, or the connection's channel limit. */
+  'subscription.refused': { app: App; channel: string; reason: SubscriptionRefusalReason };
+  /**
+   * A frame refused before any handler: not JSON, nested deeper than `maxJsonDepth`, not a
+   * `{"event": ...}` object, or over the connection's `maxFramesPerSecond`.
+   */
+  'frame.refused': { app: App; reason: FrameRefusalReason };
+  /** A connection closed (4100) for sending frames far over `maxFramesPerSecond`. */
+  'connection.flood_closed': { app: App; socketId: string };
+  /**
+   * A handler threw or rejected on a client's frame or a cluster message: a bug, answered
+   * to the sender with a `pusher:error`; the connection and the node stay up.
+   */
+  'handler.failed': { app: App | undefined; kind: HandlerKind; error: unknown };
   /** A frame received from a client, with its size in bytes (UTF-16 length as an approximation). */
   'message.received': { connection: Connection; bytes: number; event: string };
   /** A channel event sent to `recipients` local sockets. */
@@ -26,6 +40,11 @@ export interface ServerEventMap {
    */
   'http.api.response': { app: App | undefined; method: string; route: string; status: number };
 }
+
+export type SubscriptionRefusalReason = 'invalid_channel' | 'auth' | 'invalid_presence_data' | 'presence_full' | 'channel_limit';
+export type FrameRefusalReason = 'invalid_json' | 'too_deep' | 'invalid_shape' | 'rate_limited';
+/** Where a handler failure happened: a fixed set, safe as a metric label. */
+export type HandlerKind = 'subscribe' | 'unsubscribe' | 'signin' | 'client_event' | 'frame' | 'cluster_message' | 'node_loss';
 
 export type ServerEventName = keyof ServerEventMap;
 export type ServerEventListener<E extends ServerEventName> = (payload: ServerEventMap[E]) => void;

@@ -3,6 +3,7 @@ import { verifyUserAuth } from './channel-auth.js';
 import { ErrorCode } from './close-codes.js';
 import type { Connection } from './connection.js';
 import { signinSuccessFrame } from './frames.js';
+import { parseBoundedJson } from './bounded-json.js';
 import type { RealtimeServer } from './realtime-server.js';
 
 /**
@@ -17,12 +18,9 @@ export function handleSignin(server: RealtimeServer, connection: Connection, dat
 
   if (typeof userData !== 'string') return fail('pusher:signin needs user_data as a JSON string.');
   if (!verifyUserAuth(app, connection.socketId, userData, auth)) return fail('Invalid signature for this socket and user_data.');
-  let user: unknown;
-  try {
-    user = JSON.parse(userData);
-  } catch {
-    return fail('user_data is not valid JSON.');
-  }
+  const parsed = parseBoundedJson(userData, app.maxJsonDepth);
+  if (!parsed.ok) return fail(parsed.problem === 'depth' ? `user_data nests deeper than ${app.maxJsonDepth} levels.` : 'user_data is not valid JSON.');
+  const user = parsed.value;
   const id = typeof user === 'object' && user !== null ? (user as { id?: unknown }).id : undefined;
   if (typeof id !== 'string' || id === '') return fail('user_data.id must be a non-empty string.');
   if (id.length > app.maxUserIdLength) return fail(`user_data.id is longer than ${app.maxUserIdLength} characters.`);

@@ -9,9 +9,13 @@ import {
   memberRemovedFrame,
   subscriptionErrorFrame,
   subscriptionSucceededFrame,
+  type SubscriptionErrorType,
 } from './frames.js';
 import { parsePresenceData, presencePayload } from './presence-data.js';
 import type { RealtimeServer } from './realtime-server.js';
+import type { App } from './app.js';
+import { inChannelOrder } from './channel-order.js';
+import type { SubscriptionRefusalReason } from './server-events.js';
 
 interface SubscribeData {
   channel?: unknown;
@@ -19,43 +23,62 @@ interface SubscribeData {
   channel_data?: unknown;
 }
 
-/** `pusher:subscribe`: checks, joins presence, registers cluster-wide, then confirms. */
-export async function handleSubscribe(server: RealtimeServer, connection: Connection, data: unknown): Promise<void> {
-  const { app, socket, socketId } = connection;
+/** `pusher:subscribe`: checks, joins presence, registers cluster-wide, then confirms; in order per channel. */
+export function handleSubscribe(server: RealtimeServer, connection: Connection, data: unknown): Promise<void> {
   const { channel, auth, channel_data: channelData } = (typeof data === 'object' && data !== null ? data : {}) as SubscribeData;
   if (typeof channel !== 'string') {
-    socket.send(errorFrame(ErrorCode.ReconnectNow, 'pusher:subscribe needs data.channel as a string.'));
-    return;
+    connection.socket.send(errorFrame(ErrorCode.ReconnectNow, 'pusher:subscribe needs data.channel as a string.'));
+    return Promise.resolve();
   }
+  return inChannelOrder(connection, channel, () => subscribe(server, connection, channel, auth, channelData));
+}
+
+function refuseSubscription(server: RealtimeServer, connection: Connection, channel: string, refusal: SubscriptionRefusal): void {
+  connection.socket.send(subscriptionErrorFrame(channel, refusal.type, refusal.error, refusal.status));
+  server.events.emit('subscription.refused', { app: connection.app, channel, reason: refusal.reason });
+}
+
+interface SubscriptionRefusal {
+  reason: SubscriptionRefusalReason;
+  type: SubscriptionErrorType;
+  error: string;
+  status: number;
+}
+
+async function subscribe(server: RealtimeServer, connection: Connection, channel: string, auth: unknown, channelData: unknown): Promise<void> {
+  if (connection.state !== 'open') return;
+  const { app, socket, socketId } = connection;
+  const refuse = (refusal: SubscriptionRefusal) => refuseSubscription(server, connection, channel, refusal);
   const problem = channelNameProblem(channel, app);
-  if (problem) {
-    socket.send(subscriptionErrorFrame(channel, 'InvalidChannel', problem, ErrorCode.Unauthorized));
-    return;
+  if (problem) return refuse({ reason: 'invalid_channel', type: 'InvalidChannel', error: problem, status: ErrorCode.Unauthorized });
+  if (connection.channels.has(channel)) return; // already subscribed: pusher-js never asks twice
+  if (connection.channels.size >= app.maxChannelsPerConnection) {
+    return refuse({
+      reason: 'channel_limit',
+      type: 'LimitReached',
+      error: `A connection may hold at most ${app.maxChannelsPerConnection} channels; unsubscribe from one first.`,
+      status: ErrorCode.OverCapacity,
+    });
   }
-  if (connection.channels.has(channel)) return; // already subscribed or pending: pusher-js never asks twice
 
   const type = channelType(channel);
   let presenceMember: ReturnType<typeof parsePresenceData> | undefined;
   if (type === 'private' || type === 'private-encrypted') {
     if (!verifyChannelAuth(app, socketId, channel, auth)) {
-      socket.send(subscriptionErrorFrame(channel, 'AuthError', 'Invalid signature for this socket and channel.', 401));
-      return;
+      return refuse({ reason: 'auth', type: 'AuthError', error: 'Invalid signature for this socket and channel.', status: 401 });
     }
   } else if (type === 'presence') {
     if (typeof channelData !== 'string' || !verifyChannelAuth(app, socketId, channel, auth, channelData)) {
-      socket.send(subscriptionErrorFrame(channel, 'AuthError', 'Invalid signature for this socket, channel and channel_data.', 401));
-      return;
+      return refuse({ reason: 'auth', type: 'AuthError', error: 'Invalid signature for this socket, channel and channel_data.', status: 401 });
     }
     presenceMember = parsePresenceData(channelData, app);
     if (!presenceMember.ok) {
-      socket.send(subscriptionErrorFrame(channel, 'LimitReached', presenceMember.error, ErrorCode.ClientEventRejected));
-      return;
+      return refuse({ reason: 'invalid_presence_data', type: 'LimitReached', error: presenceMember.error, status: ErrorCode.ClientEventRejected });
     }
   } else if (type === 'server-to-user') {
     // pusher-js subscribes here after sign-in; the socket already listens on this topic.
     if (connection.userId === undefined || channel !== serverToUserPrefix + connection.userId) {
-      socket.send(subscriptionErrorFrame(channel, 'AuthError', 'Sign in as this user before subscribing to its channel.', 401));
-      return;
+      return refuse({ reason: 'auth', type: 'AuthError', error: 'Sign in as this user before subscribing to its channel.', status: 401 });
     }
     socket.send(subscriptionSucceededFrame(channel));
     return;
@@ -63,7 +86,8 @@ export async function handleSubscribe(server: RealtimeServer, connection: Connec
 
   const membership: Membership = { active: false, presenceUserId: presenceMember?.ok ? presenceMember.member.userId : undefined };
   connection.channels.set(channel, membership);
-  const stillWanted = () => connection.state === 'open' && connection.channels.get(channel) === membership;
+  // Only a close can take the channel away meanwhile: unsubscribes of this channel wait their turn.
+  const stillWanted = () => connection.state === 'open';
 
   let presenceJson: string | undefined;
   if (presenceMember?.ok) {
@@ -72,11 +96,12 @@ export async function handleSubscribe(server: RealtimeServer, connection: Connec
     if (joined.status === 'full') {
       connection.channels.delete(channel);
       if (connection.state === 'open') {
-        socket.send(subscriptionErrorFrame(channel, 'LimitReached', `Presence channel is full (${app.maxPresenceMembers} members).`, ErrorCode.OverCapacity));
+        refuse({ reason: 'presence_full', type: 'LimitReached', error: `Presence channel is full (${app.maxPresenceMembers} members).`, status: ErrorCode.OverCapacity });
       }
       return;
     }
     if (!stillWanted()) {
+      connection.channels.delete(channel);
       await leavePresence(server, connection, channel, member.userId);
       return;
     }
@@ -89,8 +114,11 @@ export async function handleSubscribe(server: RealtimeServer, connection: Connec
 
   const count = await server.scaler.addSubscription(app.id, channel, socketId);
   if (!stillWanted()) {
-    await server.scaler.removeSubscription(app.id, channel, socketId);
+    connection.channels.delete(channel);
+    const remaining = await server.scaler.removeSubscription(app.id, channel, socketId);
     if (membership.presenceUserId !== undefined) await leavePresence(server, connection, channel, membership.presenceUserId);
+    // channel.occupied was not announced for this subscription; vacated only if someone else's was.
+    if (remaining === 0 && count > 1) server.events.emit('channel.vacated', { app, channel });
     return;
   }
   if (count === 1) server.events.emit('channel.occupied', { app, channel });
@@ -113,25 +141,27 @@ export async function handleSubscribe(server: RealtimeServer, connection: Connec
   server.log.channel.debug({ app: app.id, socketId, channel }, 'subscribed');
 }
 
-/** `pusher:unsubscribe`: no reply, as in Pusher. */
-export async function handleUnsubscribe(server: RealtimeServer, connection: Connection, data: unknown): Promise<void> {
+/** `pusher:unsubscribe`: no reply, as in Pusher; in order per channel. */
+export function handleUnsubscribe(server: RealtimeServer, connection: Connection, data: unknown): Promise<void> {
   const channel = typeof data === 'object' && data !== null ? (data as { channel?: unknown }).channel : undefined;
   if (typeof channel !== 'string') {
     connection.socket.send(errorFrame(ErrorCode.ReconnectNow, 'pusher:unsubscribe needs data.channel as a string.'));
-    return;
+    return Promise.resolve();
   }
-  const membership = connection.channels.get(channel);
-  if (!membership) return;
-  connection.channels.delete(channel);
-  await leaveChannel(server, connection, channel, membership);
+  return inChannelOrder(connection, channel, async () => {
+    if (connection.state !== 'open') return;
+    const membership = connection.channels.get(channel);
+    if (!membership) return;
+    connection.channels.delete(channel);
+    await leaveChannel(server, connection, channel, membership);
+  });
 }
 
 /**
  * Undoes an active subscription: local fan-out, cluster count (channel_vacated
  * at zero) and presence (member_removed after the user's last socket).
- * A pending subscription is undone by its own flow when it resumes.
  */
-export async function leaveChannel(server: RealtimeServer, connection: Connection, channel: string, membership: Membership): Promise<void> {
+async function leaveChannel(server: RealtimeServer, connection: Connection, channel: string, membership: Membership): Promise<void> {
   if (!membership.active) return;
   membership.active = false;
   const { app } = connection;
@@ -146,7 +176,11 @@ export async function leaveChannel(server: RealtimeServer, connection: Connectio
 async function leavePresence(server: RealtimeServer, connection: Connection, channel: string, userId: string): Promise<void> {
   const { app } = connection;
   const last = await server.scaler.leavePresence(app.id, channel, connection.socketId, userId);
-  if (!last) return;
+  if (last) announceMemberRemoved(server, app, channel, userId);
+}
+
+/** Tells a channel, on every node, that a presence user left it. */
+export function announceMemberRemoved(server: RealtimeServer, app: App, channel: string, userId: string): void {
   server.broadcast(app, channel, memberRemovedFrame(channel, userId), 'pusher_internal:member_removed');
   server.events.emit('member.removed', { app, channel, userId });
 }
