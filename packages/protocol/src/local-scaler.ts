@@ -64,7 +64,8 @@ export function createLocalScaler(options: { now?: () => number } = {}): Scaler 
       connections.get(appId)?.delete(socketId);
       const removal: SocketRemoval = { vacated: [], membersLeft: [] };
       for (const { channel, presenceUserId } of held) {
-        if (removeSubscription(appId, channel, socketId) === 0) removal.vacated.push(channel);
+        const sockets = channelSockets(appId, channel);
+        if (sockets?.has(socketId) && removeSubscription(appId, channel, socketId) === 0) removal.vacated.push(channel);
         if (presenceUserId !== undefined && leavePresence(appId, channel, socketId, presenceUserId)) {
           removal.membersLeft.push({ channel, userId: presenceUserId });
         }

@@ -284,9 +284,7 @@ export class RealtimeServer {
     this.connections.delete(connection.socketId);
     const { app } = connection;
     if (connection.userId !== undefined) this.removeLocalSubscriber(this.topic(app, serverToUserPrefix + connection.userId), connection);
-    for (const [channel, membership] of connection.channels) {
-      if (membership.active) this.removeLocalSubscriber(this.topic(app, channel), connection);
-    }
+    for (const channel of connection.channels.keys()) this.removeLocalSubscriber(this.topic(app, channel), connection);
     const pending = this.#releaseChannels(connection)
       .catch((error: unknown) =>
         this.log.connection.error({ err: error, app: app.id, socketId: connection.socketId }, 'cleanup after close failed'),
@@ -297,12 +295,12 @@ export class RealtimeServer {
   }
 
   async #releaseChannels(connection: Connection): Promise<void> {
-    // A subscribe in flight sees the closed state and undoes its own part.
+    // A subscribe in flight finishes recording what it recorded; then all of it goes at once.
     await channelOpsSettled(connection);
     const { app } = connection;
     const held: HeldChannel[] = [];
     for (const [channel, membership] of connection.channels) {
-      if (membership.active) held.push({ channel, presenceUserId: membership.presenceUserId });
+      held.push({ channel, presenceUserId: membership.presenceUserId });
       membership.active = false;
     }
     connection.channels.clear();

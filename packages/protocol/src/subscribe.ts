@@ -12,6 +12,7 @@ import {
   type SubscriptionErrorType,
 } from './frames.js';
 import { parsePresenceData, presencePayload } from './presence-data.js';
+import type { PresenceMember } from './scaler.js';
 import type { RealtimeServer } from './realtime-server.js';
 import type { App } from './app.js';
 import { inChannelOrder } from './channel-order.js';
@@ -84,28 +85,54 @@ async function subscribe(server: RealtimeServer, connection: Connection, channel
     return;
   }
 
-  const membership: Membership = { active: false, presenceUserId: presenceMember?.ok ? presenceMember.member.userId : undefined };
+  const membership: Membership = { active: false, presenceUserId: undefined };
   connection.channels.set(channel, membership);
-  // Only a close can take the channel away meanwhile: unsubscribes of this channel wait their turn.
-  const stillWanted = () => connection.state === 'open';
+  // Listening before the presence snapshot is taken: a member event published after the snapshot
+  // reaches this socket, one published before it is in the snapshot, so the client misses none.
+  server.addLocalSubscriber(server.topic(app, channel), connection);
+  try {
+    await register(server, connection, channel, membership, presenceMember?.ok ? presenceMember.member : undefined);
+  } catch (error) {
+    // Half-registered and still open: let the client subscribe again. (Once closed, the close cleans up.)
+    if (connection.state === 'open' && connection.channels.get(channel) === membership) {
+      connection.channels.delete(channel);
+      server.removeLocalSubscriber(server.topic(app, channel), connection);
+      await server.scaler.removeSubscription(app.id, channel, socketId).catch(() => undefined);
+      if (membership.presenceUserId !== undefined) await server.scaler.leavePresence(app.id, channel, socketId, membership.presenceUserId).catch(() => undefined);
+    }
+    throw error;
+  }
+}
 
-  let presenceJson: string | undefined;
-  if (presenceMember?.ok) {
-    const { member } = presenceMember;
+/**
+ * Records the subscription in the cluster and confirms it. What is recorded is
+ * noted on the membership even when the socket closes meanwhile: the close
+ * then removes exactly that (and announces the member's departure if its
+ * arrival was announced).
+ */
+async function register(server: RealtimeServer, connection: Connection, channel: string, membership: Membership, member: PresenceMember | undefined): Promise<void> {
+  const { app, socket, socketId } = connection;
+  if (member) {
     const joined = await server.scaler.joinPresence(app.id, channel, socketId, member, app.maxPresenceMembers);
     if (joined.status === 'full') {
       connection.channels.delete(channel);
+      server.removeLocalSubscriber(server.topic(app, channel), connection);
       if (connection.state === 'open') {
-        refuse({ reason: 'presence_full', type: 'LimitReached', error: `Presence channel is full (${app.maxPresenceMembers} members).`, status: ErrorCode.OverCapacity });
+        refuseSubscription(server, connection, channel, {
+          reason: 'presence_full',
+          type: 'LimitReached',
+          error: `Presence channel is full (${app.maxPresenceMembers} members).`,
+          status: ErrorCode.OverCapacity,
+        });
       }
       return;
     }
-    if (!stillWanted()) {
-      connection.channels.delete(channel);
-      await leavePresence(server, connection, channel, member.userId);
-      return;
+    membership.presenceUserId = member.userId;
+    if (connection.state === 'open') {
+      // In the same turn as the snapshot arrived: no member event can slip between the two.
+      socket.send(subscriptionSucceededFrame(channel, presencePayload(joined.members)));
+      membership.active = true;
     }
-    presenceJson = presencePayload(joined.members);
     if (joined.firstForUser) {
       server.broadcast(app, channel, memberAddedFrame(channel, member.userId, member.userInfo), 'pusher_internal:member_added', socketId);
       server.events.emit('member.added', { app, channel, userId: member.userId });
@@ -113,23 +140,14 @@ async function subscribe(server: RealtimeServer, connection: Connection, channel
   }
 
   const count = await server.scaler.addSubscription(app.id, channel, socketId);
-  if (!stillWanted()) {
-    connection.channels.delete(channel);
-    const remaining = await server.scaler.removeSubscription(app.id, channel, socketId);
-    if (membership.presenceUserId !== undefined) await leavePresence(server, connection, channel, membership.presenceUserId);
-    // channel.occupied was not announced for this subscription; vacated only if someone else's was.
-    if (remaining === 0 && count > 1) server.events.emit('channel.vacated', { app, channel });
-    return;
-  }
   if (count === 1) server.events.emit('channel.occupied', { app, channel });
-
-  membership.active = true;
-  server.addLocalSubscriber(server.topic(app, channel), connection);
+  if (member || connection.state !== 'open') return;
 
   const cached = isCacheChannel(channel) ? await server.scaler.cachedEvent(app.id, channel) : undefined;
   if (connection.state !== 'open') return;
+  membership.active = true;
   socket.cork(() => {
-    socket.send(subscriptionSucceededFrame(channel, presenceJson));
+    socket.send(subscriptionSucceededFrame(channel));
     if (!isCacheChannel(channel)) return;
     if (cached) {
       socket.send(cached.frame);
@@ -162,7 +180,6 @@ export function handleUnsubscribe(server: RealtimeServer, connection: Connection
  * at zero) and presence (member_removed after the user's last socket).
  */
 async function leaveChannel(server: RealtimeServer, connection: Connection, channel: string, membership: Membership): Promise<void> {
-  if (!membership.active) return;
   membership.active = false;
   const { app } = connection;
   server.removeLocalSubscriber(server.topic(app, channel), connection);

@@ -102,11 +102,14 @@ export function runScalerConformance(name: string, options: ScalerConformanceOpt
       await scaler.joinPresence(app, 'presence-b', '1.2', alice, 10);
 
       const removal = await scaler.removeConnection(app, '1.1', [
+        { channel: 'never-joined', presenceUserId: undefined },
+        { channel: 'presence-never-joined', presenceUserId: 'alice' },
         { channel: 'solo', presenceUserId: undefined },
         { channel: 'shared', presenceUserId: undefined },
         { channel: 'presence-a', presenceUserId: 'alice' },
         { channel: 'presence-b', presenceUserId: 'alice' },
       ]);
+      // Only channels the socket really was in can be vacated by its removal.
       expect(removal.vacated.sort()).toEqual(['presence-a', 'solo']);
       expect(removal.membersLeft).toEqual([{ channel: 'presence-a', userId: 'alice' }]);
       expect(await scaler.connectionCount(app)).toBe(1);
