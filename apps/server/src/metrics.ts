@@ -55,7 +55,7 @@ export function createMetrics() {
   const webhookDeliveries = new Counter({ name: 'realtime_webhook_deliveries_total', help: 'Webhook requests a receiver accepted (2xx)', labelNames: labels, registers: [registry] });
   const webhookEvents = new Counter({ name: 'realtime_webhook_events_delivered_total', help: 'Webhook events in accepted requests', labelNames: labels, registers: [registry] });
   const webhookFailures = new Counter({ name: 'realtime_webhook_failures_total', help: 'Failed webhook attempts (each is retried while the retry window lasts)', labelNames: ['app_id', 'reason'], registers: [registry] });
-  const webhookDropped = new Counter({ name: 'realtime_webhook_events_dropped_total', help: 'Webhook events given up: queue_full, expired (5 min of retries) or shutdown', labelNames: ['app_id', 'reason'], registers: [registry] });
+  const webhookDropped = new Counter({ name: 'realtime_webhook_events_dropped_total', help: 'Webhook events given up: queue_full (oldest over max_queue_bytes), expired (5 min of retries) or shutdown', labelNames: ['app_id', 'reason'], registers: [registry] });
 
   const webhookObserver: DeliveryObserver = {
     delivered(appId, events) {

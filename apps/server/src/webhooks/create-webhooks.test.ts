@@ -205,20 +205,21 @@ describe('debounced leaves', () => {
 });
 
 describe('bounded queue and shutdown', () => {
-  it('drops the oldest batch when a webhook queue is full, and counts it', async () => {
+  it('drops the oldest waiting batches once the queue holds more than maxQueueBytes, and counts their events', async () => {
     let release = false;
     const hook = await receiver(() => (release ? 200 : 500));
-    const { transport, counts } = await setup([{ url: hook.url }], { maxQueuedBatches: 1, batchWindowMs: 1, retry: { initialDelayMs: 150, maxDelayMs: 150 } });
+    // One channel_occupied batch costs ~430 bytes here (body, headers, allowance): two fit, a third does not.
+    const { transport, counts } = await setup([{ url: hook.url, max_queue_bytes: 1_000 }], { batchWindowMs: 1, retry: { initialDelayMs: 150, maxDelayMs: 150 } });
     const socket = await transport.connect({ appKey: app.key });
-    for (const channel of ['a', 'b', 'c']) {
+    for (const channel of ['a', 'b', 'c', 'd']) {
       await subscribe(socket, channel);
       await sleep(15);
     }
-    // 'a' is being retried, 'b' was queued behind it, then 'c' pushed 'b' out.
+    // 'a' is being retried (not dropped: it keeps its backoff), 'b' and 'c' waited, then 'd' pushed 'b' out.
     expect(counts.dropped).toEqual(['queue_full:1']);
     release = true;
-    const events = await hook.waitForAccepted(2);
-    expect(events.map((e) => e['channel'])).toEqual(['a', 'c']);
+    const events = await hook.waitForAccepted(3);
+    expect(events.map((e) => e['channel'])).toEqual(['a', 'c', 'd']);
   });
 
   it('on stop sends held leaves and collected events at once, before the deadline', async () => {

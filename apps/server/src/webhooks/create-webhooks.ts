@@ -1,5 +1,6 @@
 import type { App, Logger, RealtimeServer } from '@org/protocol';
 import { Agent } from 'undici';
+import { defaultWebhookMaxQueueBytes } from '../config/schema.js';
 import { LeaveDebouncer } from './leave-debouncer.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-policy.js';
 import { TargetQueue, type DeliveryObserver } from './target-queue.js';
@@ -24,8 +25,8 @@ export interface WebhooksOptions {
   batchWindowMs?: number;
   /** Default 100 events per request. */
   maxBatchEvents?: number;
-  /** Per webhook; default 1,000 batches. */
-  maxQueuedBatches?: number;
+  /** Per webhook without its own `max_queue_bytes`; default 4 MiB (the config schema's default). */
+  maxQueueBytes?: number;
   /** One attempt's time limit. Default 10,000 ms. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
@@ -66,7 +67,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
         timeoutMs: options.timeoutMs ?? 10_000,
         batchWindowMs: options.batchWindowMs ?? 50,
         maxBatchEvents: options.maxBatchEvents ?? 100,
-        maxQueuedBatches: options.maxQueuedBatches ?? 1_000,
+        maxQueueBytes: target.maxQueueBytes ?? options.maxQueueBytes ?? defaultWebhookMaxQueueBytes,
         observer: options.observer ?? noObserver,
         log,
         ...(options.random ? { random: options.random } : {}),

@@ -25,8 +25,11 @@ export interface TargetQueueOptions {
   /** Events of one batch are collected this long before they are sent together. */
   batchWindowMs: number;
   maxBatchEvents: number;
-  /** Batches waiting behind the one being delivered; beyond it the oldest is dropped. */
-  maxQueuedBatches: number;
+  /**
+   * Bytes of the requests waiting behind the one being delivered (bodies,
+   * headers and a fixed allowance each); beyond it the oldest are dropped.
+   */
+  maxQueueBytes: number;
   observer: DeliveryObserver;
   log: Logger;
   random?: () => number;
@@ -35,8 +38,33 @@ export interface TargetQueueOptions {
 interface Batch {
   request: WebhookRequest;
   events: number;
+  /** What this batch costs while it waits: see `batchBytes`. */
+  bytes: number;
   failures: number;
   firstAttemptAt: number | undefined;
+}
+
+/** Per waiting request, beyond body and headers: the batch and request objects themselves. */
+const batchOverheadBytes = 256;
+
+function batchBytes(request: WebhookRequest): number {
+  let bytes = batchOverheadBytes + Buffer.byteLength(request.body);
+  for (const name in request.headers) bytes += name.length + request.headers[name]!.length;
+  return bytes;
+}
+
+/**
+ * A stretch of trouble for one webhook: from its first failed attempt or
+ * dropped batch until a delivery succeeds with nothing left waiting. Its
+ * failures and drops are logged once each, then only counted, so a receiver
+ * down for an hour costs a handful of log lines, not one per batch.
+ */
+interface Outage {
+  since: number;
+  failedAttempts: number;
+  droppedEvents: number;
+  failureLogged: boolean;
+  dropLogged: boolean;
 }
 
 /**
@@ -50,7 +78,9 @@ export class TargetQueue {
   #collectingSince = 0;
   #batchTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #queue: Batch[] = [];
+  #queueBytes = 0;
   #current: Batch | undefined;
+  #outage: Outage | undefined;
   #retry: { timer: ReturnType<typeof setTimeout>; at: number } | undefined;
   readonly #abort = new AbortController();
   #deadline: number | undefined;
@@ -62,6 +92,11 @@ export class TargetQueue {
 
   get idle(): boolean {
     return this.#collecting.length === 0 && this.#queue.length === 0 && this.#current === undefined;
+  }
+
+  /** Bytes of the batches waiting behind the one being delivered; never above `maxQueueBytes`. */
+  get queuedBytes(): number {
+    return this.#queueBytes;
   }
 
   add(event: WebhookEvent): void {
@@ -96,6 +131,7 @@ export class TargetQueue {
     if (this.#retry) this.#giveUp('shutdown');
     this.#abort.abort();
     const left = this.#queue.splice(0);
+    this.#queueBytes = 0;
     const events = left.reduce((sum, batch) => sum + batch.events, 0);
     if (events > 0) {
       this.#options.observer.dropped(this.#options.app.id, 'shutdown', events);
@@ -118,20 +154,24 @@ export class TargetQueue {
       'X-Pusher-Key': app.key,
       'X-Pusher-Signature': webhookSignature(app.secret, body),
     };
-    this.#enqueue({ request: { url: target.url, body, headers }, events: events.length, failures: 0, firstAttemptAt: undefined });
+    const request = { url: target.url, body, headers };
+    this.#enqueue({ request, events: events.length, bytes: batchBytes(request), failures: 0, firstAttemptAt: undefined });
   }
 
   #enqueue(batch: Batch): void {
-    if (this.#queue.length >= this.#options.maxQueuedBatches) {
-      const oldest = this.#queue.shift()!;
-      this.#options.observer.dropped(this.#options.app.id, 'queue_full', oldest.events);
-      this.#options.log.warn(
-        { app: this.#options.app.id, target: this.#options.target.logName, events: oldest.events, queued: this.#queue.length },
-        'webhook queue full: dropped the oldest batch',
-      );
-    }
     this.#queue.push(batch);
+    this.#queueBytes += batch.bytes;
+    // An idle target takes the batch at once; only what then still waits is bounded.
     this.#pump();
+    if (this.#queueBytes <= this.#options.maxQueueBytes) return;
+    // The batch being delivered stays: dropping it would restart the backoff with the next one at once.
+    let events = 0;
+    while (this.#queueBytes > this.#options.maxQueueBytes && this.#queue.length > 0) {
+      const oldest = this.#queue.shift()!;
+      this.#queueBytes -= oldest.bytes;
+      events += oldest.events;
+    }
+    this.#dropped('queue_full', events);
   }
 
   #pump(): void {
@@ -141,8 +181,30 @@ export class TargetQueue {
       if (this.idle) this.#idle?.();
       return;
     }
+    this.#queueBytes -= next.bytes;
     this.#current = next;
     void this.#attempt(next);
+  }
+
+  /** Counts a drop while delivering (queue over its bound, or retries expired); logged once per outage. */
+  #dropped(reason: 'queue_full' | 'expired', events: number): void {
+    const { app, target, observer, log, maxQueueBytes } = this.#options;
+    observer.dropped(app.id, reason, events);
+    const outage = this.#startOutage();
+    outage.droppedEvents += events;
+    if (outage.dropLogged) return;
+    outage.dropLogged = true;
+    log.warn(
+      { app: app.id, target: target.logName, reason, events, maxQueueBytes },
+      reason === 'queue_full'
+        ? 'webhook queue over max_queue_bytes: dropping the oldest events until the receiver catches up (logged once; counted in realtime_webhook_events_dropped_total)'
+        : 'webhook retries exhausted: dropping events until the receiver recovers (logged once; counted in realtime_webhook_events_dropped_total)',
+    );
+  }
+
+  #startOutage(): Outage {
+    this.#outage ??= { since: Date.now(), failedAttempts: 0, droppedEvents: 0, failureLogged: false, dropLogged: false };
+    return this.#outage;
   }
 
   async #attempt(batch: Batch): Promise<void> {
@@ -153,19 +215,32 @@ export class TargetQueue {
       await postWebhook(this.#options.dispatcher, batch.request, this.#options.timeoutMs, this.#abort.signal);
       observer.delivered(app.id, batch.events);
       log.debug({ app: app.id, target: target.logName, events: batch.events, attempts: batch.failures + 1 }, 'webhook delivered');
+      // Caught up: the next failure or drop is a new outage, and is logged again.
+      const outage = this.#outage;
+      if (outage && this.#queue.length === 0) {
+        this.#outage = undefined;
+        log.info(
+          { app: app.id, target: target.logName, failedAttempts: outage.failedAttempts, droppedEvents: outage.droppedEvents, outageMs: Date.now() - outage.since },
+          'webhook receiver recovered',
+        );
+      }
     } catch (error) {
       const failure = error instanceof WebhookDeliveryError ? error : new WebhookDeliveryError('NETWORK', String(error));
       if (failure.code === 'ABORTED') return this.#finish('shutdown');
       batch.failures++;
       observer.failed(app.id, failure.code);
+      const outage = this.#startOutage();
+      outage.failedAttempts++;
       const at = nextAttemptAt(this.#options.retry, batch.firstAttemptAt, batch.failures, Date.now(), this.#options.random);
-      const fields = { app: app.id, target: target.logName, events: batch.events, attempts: batch.failures, reason: failure.message };
-      if (at === undefined) {
-        log.error(fields, 'webhook delivery failed; retry window exhausted, events dropped');
-        return this.#finish('expired');
-      }
+      if (at === undefined) return this.#finish('expired');
       if (this.#deadline !== undefined && at > this.#deadline) return this.#finish('shutdown');
-      log.warn({ ...fields, retryInMs: Math.round(at - Date.now()) }, 'webhook delivery failed; will retry');
+      const fields = { app: app.id, target: target.logName, events: batch.events, attempts: batch.failures, reason: failure.message, retryInMs: Math.round(at - Date.now()) };
+      // The first failure of an outage is a warning; the rest are counted in realtime_webhook_failures_total.
+      if (outage.failureLogged) log.debug(fields, 'webhook delivery failed; will retry');
+      else {
+        outage.failureLogged = true;
+        log.warn(fields, 'webhook delivery failing; retrying with backoff (further failures are logged at debug until it recovers)');
+      }
       const timer = setTimeout(() => {
         this.#retry = undefined;
         void this.#attempt(batch);
@@ -181,7 +256,11 @@ export class TargetQueue {
   #finish(dropReason: DropReason | undefined): void {
     const batch = this.#current;
     this.#current = undefined;
-    if (batch && dropReason) this.#options.observer.dropped(this.#options.app.id, dropReason, batch.events);
+    if (batch && dropReason) {
+      // Shutdown drops are logged once per target by `drain`.
+      if (dropReason === 'shutdown') this.#options.observer.dropped(this.#options.app.id, dropReason, batch.events);
+      else this.#dropped(dropReason, batch.events);
+    }
     this.#pump();
   }
 

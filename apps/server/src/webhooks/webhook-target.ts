@@ -1,7 +1,9 @@
 import type { ApplicationConfig } from '../config/schema.js';
 import type { WebhookEvent, WebhookEventName } from './webhook-event.js';
 
-export type WebhookConfig = ApplicationConfig['webhooks'][number];
+type ParsedWebhookConfig = ApplicationConfig['webhooks'][number];
+/** A webhook as configured; `max_queue_bytes` may be left to the caller's default (the schema fills it in). */
+export type WebhookConfig = Omit<ParsedWebhookConfig, 'max_queue_bytes'> & Partial<Pick<ParsedWebhookConfig, 'max_queue_bytes'>>;
 
 /** One configured webhook, resolved once at start. */
 export interface WebhookTarget {
@@ -14,6 +16,8 @@ export interface WebhookTarget {
   readonly headers: Readonly<Record<string, string>>;
   /** The URL without credentials or query, the only form of it that is ever logged. */
   readonly logName: string;
+  /** Undefined: the default of `createWebhooks`. */
+  readonly maxQueueBytes: number | undefined;
 }
 
 /** Headers a configured webhook may not set: the receiver's signature check depends on them. */
@@ -31,6 +35,7 @@ export function toWebhookTarget(config: WebhookConfig): WebhookTarget {
     channelSuffix: config.filter?.channel_name_ends_with,
     headers,
     logName: safeUrlForLogs(config.url),
+    maxQueueBytes: config.max_queue_bytes,
   };
 }
 
