@@ -1,4 +1,4 @@
-import type { CachedEvent, PresenceJoin, PresenceMember } from '@org/protocol';
+import type { CachedEvent, HeldChannel, PresenceJoin, PresenceMember, SocketRemoval } from '@org/protocol';
 
 interface LocalUser {
   userInfo: string;
@@ -58,6 +58,28 @@ export class LocalState {
     if (sockets.size === 0) channels.delete(channel);
     if (channels.size === 0) this.subscriptions.delete(appId);
     return sockets.size;
+  }
+
+  /**
+   * Removes a closed socket's channels (the connection itself is
+   * `removeConnection`). The answer counts only this node: a channel is
+   * vacated when this socket was its last local subscriber.
+   */
+  removeHeld(appId: string, socketId: string, held: readonly HeldChannel[]): SocketRemoval {
+    const removal: SocketRemoval = { vacated: [], membersLeft: [] };
+    const channels = this.subscriptions.get(appId);
+    for (const { channel, presenceUserId } of held) {
+      const sockets = channels?.get(channel);
+      if (sockets?.delete(socketId) && sockets.size === 0) {
+        channels!.delete(channel);
+        removal.vacated.push(channel);
+      }
+      if (presenceUserId !== undefined && this.leavePresence(appId, channel, socketId, presenceUserId)) {
+        removal.membersLeft.push({ channel, userId: presenceUserId });
+      }
+    }
+    if (channels?.size === 0) this.subscriptions.delete(appId);
+    return removal;
   }
 
   subscriptionCount(appId: string, channel: string): number {

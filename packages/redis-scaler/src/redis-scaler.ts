@@ -1,5 +1,5 @@
 import { frames } from '@org/protocol';
-import type { CachedEvent, ClusterMessage, ClusterMessageHandler, NodeLoss, NodeLossHandler, PresenceJoin, PresenceMember, Scaler } from '@org/protocol';
+import type { CachedEvent, ClusterMessage, ClusterMessageHandler, HeldChannel, NodeLoss, NodeLossHandler, PresenceJoin, PresenceMember, Scaler, SocketRemoval } from '@org/protocol';
 import type { Redis, RedisOptions } from 'ioredis';
 import { decodeMessage, encodeMessage, ownMessagePrefix } from './bus-codec.js';
 import { RedisScalerError } from './errors.js';
@@ -8,6 +8,7 @@ import { createKeys, socketMember, type Keys } from './keys.js';
 import { LocalState } from './local-state.js';
 import { resolveOptions, type RedisScalerOptions, type ResolvedOptions } from './options.js';
 import { defineScripts, entry, type ScriptClient, type ScriptPipeline } from './scripts.js';
+import { addRemovalReply, removalCalls } from './socket-removal.js';
 
 /** A `Scaler` backed by Redis, with what an operator may want to see. */
 export interface RedisScaler extends Scaler {
@@ -24,6 +25,9 @@ type Offline = typeof OFFLINE;
 const unlimitedMembers = 2_147_483_647;
 /** Presence changes remembered during an outage, to announce to the other nodes afterwards. */
 const maxOutageAnnouncements = 10_000;
+
+/** Entries undone per script call when a node stops gracefully. */
+const drainSliceEntries = 2_000;
 
 /** Reconnect delays: 100 ms doubling up to 2 s, retried forever. */
 const reconnectBackoff = (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 6), 2_000);
@@ -178,12 +182,25 @@ class RedisScalerNode implements RedisScaler {
     this.#closed = true;
     this.#handler = undefined;
     clearInterval(this.#heartbeat);
-    if (isReady(this.#commands)) {
-      // Graceful stop: everything this node held leaves the cluster state now, not after a timeout.
-      await this.#commands.rsReap(this.#keys.nodes, this.#nodeKey, this.nodeId, this.#options.nodeTimeoutMs, '1').catch(() => undefined);
-    }
+    // Graceful stop: everything this node held leaves the cluster state now, not after a timeout.
+    await this.#drainOwnState();
     this.#state.clear();
     await Promise.all([quit(this.#commands), quit(this.#subscriber)]);
+  }
+
+  /**
+   * Removes this node's entries a slice at a time, so a node holding 100,000
+   * channels never blocks Redis (nor hits commandTimeoutMs) in one script.
+   * Gives up at the first failure: the other nodes reap what is left.
+   */
+  async #drainOwnState(): Promise<void> {
+    let left = Infinity;
+    // Each call removes up to a slice; the bound only guards against entries being added meanwhile.
+    for (let calls = 0; left > 0 && isReady(this.#commands) && calls < 10_000; calls++) {
+      const reply = await this.#commands.rsDrainNode(this.#keys.nodes, this.#nodeKey, this.nodeId, drainSliceEntries).catch(() => undefined);
+      if (reply === undefined) return;
+      left = Number(reply);
+    }
   }
 
   /** Test hook: the node vanishes as under SIGKILL, leaving its state in Redis. */
@@ -206,13 +223,27 @@ class RedisScalerNode implements RedisScaler {
     return reply === OFFLINE ? local : Number(reply);
   }
 
-  async removeConnection(appId: string, socketId: string): Promise<void> {
+  async removeConnection(appId: string, socketId: string, held: readonly HeldChannel[] = []): Promise<SocketRemoval> {
     const connected = await this.#ready();
     this.#state.removeConnection(appId, socketId);
-    if (!connected) return;
-    const key = this.#keys.connections(appId);
-    const member = socketMember(this.nodeId, socketId);
-    await this.#send((redis) => redis.rsRemoveConnection(key, this.#nodeKey, member, entry.connection(key, member)));
+    const calls = removalCalls(this.#keys, this.nodeId, appId, socketId, held);
+    // Local state first, chunk by chunk: a resync that starts meanwhile must not replay this socket.
+    const localAnswers = calls.map((call) => this.#state.removeHeld(appId, socketId, call.held));
+    const removal: SocketRemoval = { vacated: [], membersLeft: [] };
+    // Sent in one tick, so auto-pipelining writes every chunk at once: one round trip however many channels.
+    const replies = connected ? await Promise.allSettled(calls.map((call) => this.#commands.rsRemoveSocket(...call.args))) : [];
+    localAnswers.forEach((local, i) => {
+      const reply = replies[i];
+      if (reply?.status === 'fulfilled') return addRemovalReply(removal, reply.value);
+      // Not applied in Redis: answer from this node, announce presence leaves after the resync (which removes the rest).
+      if (reply) this.#markDown(reply.reason);
+      removal.vacated.push(...local.vacated);
+      for (const { channel, userId } of local.membersLeft) {
+        removal.membersLeft.push({ channel, userId });
+        this.#rememberOfflineLeave({ appId, channel, userId });
+      }
+    });
+    return removal;
   }
 
   async connectionCount(appId: string): Promise<number> {

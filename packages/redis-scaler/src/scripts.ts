@@ -18,6 +18,43 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
+/**
+ * Undoes one entry of a node (decoded from its JSON), appending to `users`
+ * {appId, channel, userId} of presence users that thereby left the cluster
+ * and to `vacated` {appId, channel} of channels left without subscribers.
+ * Every step checks that the shared state still holds exactly this socket,
+ * so undoing an entry twice, or a stale one, changes nothing.
+ */
+const undoEntry = `
+local function undoEntry(e, users, vacated)
+  if e[1] == 'c' then
+    redis.call('SREM', e[2], e[3])
+  elseif e[1] == 's' then
+    if redis.call('SREM', e[2], e[4]) == 1 then
+      local n = redis.call('SCARD', e[2])
+      if n == 0 then
+        redis.call('HDEL', e[3], e[6])
+        table.insert(vacated, e[5]); table.insert(vacated, e[6])
+      else
+        redis.call('HSET', e[3], e[6], n)
+      end
+    end
+  elseif e[1] == 'p' then
+    if redis.call('HGET', e[2], e[5]) == e[8] then
+      redis.call('HDEL', e[2], e[5])
+      if redis.call('HINCRBY', e[3], e[8], -1) <= 0 then
+        redis.call('HDEL', e[3], e[8]); redis.call('HDEL', e[4], e[8])
+        table.insert(users, e[6]); table.insert(users, e[7]); table.insert(users, e[8])
+      end
+    end
+  end
+end
+local function undoRaw(raw, users, vacated)
+  local ok, e = pcall(cjson.decode, raw)
+  if ok and type(e) == 'table' then undoEntry(e, users, vacated) end
+end
+`;
+
 const scripts = {
   // KEYS: conns, node. ARGV: member, entry.
   rsAddConnection: {
@@ -55,12 +92,19 @@ return n`,
   },
   // KEYS: sockets, users, info, node. ARGV: member, userId, userInfo, maxMembers, entry.
   // Returns {0} when full, else {1, firstForUser, userId1, info1, userId2, info2, ...}.
+  // Idempotent: a socket already recorded as this user is counted once (a re-join, a resync replay), and a
+  // count or node entry that went missing is put back, so the state converges whatever was applied before.
   rsJoinPresence: {
     numberOfKeys: 4,
     lua: `
 local previous = redis.call('HGET', KEYS[1], ARGV[1])
 local first = 0
-if previous ~= ARGV[2] then
+if previous == ARGV[2] then
+  if tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0') < 1 then
+    redis.call('HSET', KEYS[2], ARGV[2], 1)
+    first = 1
+  end
+else
   local sockets = tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0')
   if sockets == 0 and redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[4]) then return {0} end
   if previous then
@@ -72,15 +116,16 @@ if previous ~= ARGV[2] then
   end
   redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
   redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
-  redis.call('SADD', KEYS[4], ARGV[5])
   if sockets == 0 then first = 1 end
 end
+redis.call('SADD', KEYS[4], ARGV[5])
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
 local result = {1, first}
 for _, value in ipairs(redis.call('HGETALL', KEYS[3])) do table.insert(result, value) end
 return result`,
   },
   // KEYS: sockets, users, info, node. ARGV: member, userId, entry. Returns 1 after the user's last socket.
+  // A socket not recorded as this user changes nothing shared: only its own (socket, user) entry, if stale, goes.
   rsLeavePresence: {
     numberOfKeys: 4,
     lua: `
@@ -91,6 +136,60 @@ if redis.call('HINCRBY', KEYS[2], ARGV[2], -1) > 0 then return 0 end
 redis.call('HDEL', KEYS[2], ARGV[2])
 redis.call('HDEL', KEYS[3], ARGV[2])
 return 1`,
+  },
+  // A closed socket with the channels it held, in one call (the caller chunks large sockets).
+  // numkeys first. KEYS: node, chans, conns, then per held channel: subs [, sockets, users, info when presence].
+  // ARGV: member, connection entry ('' keeps the connection), then per held channel:
+  //   channel, subscription entry, userId, presence entry ('' when the socket was not a presence member there).
+  // Returns {{vacated channel, ...}, {channel, userId, ...} of presence users whose last socket anywhere this was}.
+  // Shared state changes only where it holds exactly this socket, so an unrecorded socket is a no-op.
+  rsRemoveSocket: {
+    lua: `
+local node, chans, member = KEYS[1], KEYS[2], ARGV[1]
+if ARGV[2] ~= '' then
+  redis.call('SREM', KEYS[3], member)
+  redis.call('SREM', node, ARGV[2])
+end
+local vacated, left = {}, {}
+local k = 4
+for a = 3, #ARGV, 4 do
+  local channel, subs = ARGV[a], KEYS[k]
+  k = k + 1
+  redis.call('SREM', node, ARGV[a + 1])
+  if redis.call('SREM', subs, member) == 1 then
+    local n = redis.call('SCARD', subs)
+    if n == 0 then
+      redis.call('HDEL', chans, channel)
+      table.insert(vacated, channel)
+    else
+      redis.call('HSET', chans, channel, n)
+    end
+  end
+  if ARGV[a + 3] ~= '' then
+    local userId, sockets, users, info = ARGV[a + 2], KEYS[k], KEYS[k + 1], KEYS[k + 2]
+    k = k + 3
+    redis.call('SREM', node, ARGV[a + 3])
+    if redis.call('HGET', sockets, member) == userId then
+      redis.call('HDEL', sockets, member)
+      if redis.call('HINCRBY', users, userId, -1) <= 0 then
+        redis.call('HDEL', users, userId)
+        redis.call('HDEL', info, userId)
+        table.insert(left, channel); table.insert(left, userId)
+      end
+    end
+  end
+end
+return {vacated, left}`,
+  },
+  // Graceful stop, a bounded slice at a time: KEYS: nodes, node. ARGV: nodeId, count.
+  // Takes the node out of the heartbeat set, undoes up to `count` of its entries, returns how many are left.
+  rsDrainNode: {
+    numberOfKeys: 2,
+    lua: `${undoEntry}
+redis.call('ZREM', KEYS[1], ARGV[1])
+local users, vacated = {}, {}
+for _, raw in ipairs(redis.call('SPOP', KEYS[2], tonumber(ARGV[2]))) do undoRaw(raw, users, vacated) end
+return redis.call('SCARD', KEYS[2])`,
   },
   // KEYS: nodes. ARGV: nodeId, nodeTimeoutMs. Returns {1 if this node was missing (reaped or new), dead node ids}.
   rsHeartbeat: {
@@ -105,7 +204,7 @@ return {added, dead}`,
   // Returns {{appId, channel, userId, ...} of users gone entirely, {appId, channel, ...} of vacated channels}.
   rsReap: {
     numberOfKeys: 2,
-    lua: `
+    lua: `${undoEntry}
 if ARGV[3] ~= '1' then
   local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
   if not score then return false end
@@ -114,32 +213,7 @@ if ARGV[3] ~= '1' then
 end
 redis.call('ZREM', KEYS[1], ARGV[1])
 local users, vacated = {}, {}
-for _, raw in ipairs(redis.call('SMEMBERS', KEYS[2])) do
-  local ok, e = pcall(cjson.decode, raw)
-  if ok and type(e) == 'table' then
-    if e[1] == 'c' then
-      redis.call('SREM', e[2], e[3])
-    elseif e[1] == 's' then
-      if redis.call('SREM', e[2], e[4]) == 1 then
-        local n = redis.call('SCARD', e[2])
-        if n == 0 then
-          redis.call('HDEL', e[3], e[6])
-          table.insert(vacated, e[5]); table.insert(vacated, e[6])
-        else
-          redis.call('HSET', e[3], e[6], n)
-        end
-      end
-    elseif e[1] == 'p' then
-      if redis.call('HGET', e[2], e[5]) == e[8] then
-        redis.call('HDEL', e[2], e[5])
-        if redis.call('HINCRBY', e[3], e[8], -1) <= 0 then
-          redis.call('HDEL', e[3], e[8]); redis.call('HDEL', e[4], e[8])
-          table.insert(users, e[6]); table.insert(users, e[7]); table.insert(users, e[8])
-        end
-      end
-    end
-  end
-end
+for _, raw in ipairs(redis.call('SMEMBERS', KEYS[2])) do undoRaw(raw, users, vacated) end
 redis.call('DEL', KEYS[2])
 return {users, vacated}`,
   },

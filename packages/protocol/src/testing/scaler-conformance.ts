@@ -118,6 +118,56 @@ export function runScalerConformance(name: string, options: ScalerConformanceOpt
       expect(await scaler.presenceMembers(app, 'presence-b')).toEqual([alice]);
     });
 
+    it('lets a socket that left rejoin as the same user: present again, first for the user, counted once', async () => {
+      const scaler = await make();
+      const app = appId();
+      const alice = { userId: 'alice', userInfo: '{}' };
+      await scaler.joinPresence(app, 'presence-rejoin', '1.1', alice, 10);
+      expect(await scaler.leavePresence(app, 'presence-rejoin', '1.1', 'alice')).toBe(true);
+      expect(await scaler.joinPresence(app, 'presence-rejoin', '1.1', alice, 10)).toEqual({ status: 'joined', firstForUser: true, members: [alice] });
+      expect(await scaler.userCount(app, 'presence-rejoin')).toBe(1);
+      expect(await scaler.presenceMembers(app, 'presence-rejoin')).toEqual([alice]);
+    });
+
+    it('counts a socket that joins twice as the same user once, so one leave removes the user', async () => {
+      const scaler = await make();
+      const app = appId();
+      const alice = { userId: 'alice', userInfo: '{}' };
+      expect(await scaler.joinPresence(app, 'presence-twice', '1.1', alice, 10)).toMatchObject({ status: 'joined', firstForUser: true });
+      expect(await scaler.joinPresence(app, 'presence-twice', '1.1', alice, 10)).toEqual({ status: 'joined', firstForUser: false, members: [alice] });
+      expect(await scaler.userCount(app, 'presence-twice')).toBe(1);
+      expect(await scaler.leavePresence(app, 'presence-twice', '1.1', 'alice')).toBe(true);
+      expect(await scaler.userCount(app, 'presence-twice')).toBe(0);
+      expect(await scaler.presenceMembers(app, 'presence-twice')).toEqual([]);
+    });
+
+    it('ignores a leave of a socket that is not there: false, and nobody else loses their place', async () => {
+      const scaler = await make();
+      const app = appId();
+      const alice = { userId: 'alice', userInfo: '{}' };
+      await scaler.joinPresence(app, 'presence-absent', '1.1', alice, 10);
+      expect(await scaler.leavePresence(app, 'presence-absent', '1.2', 'alice')).toBe(false);
+      expect(await scaler.leavePresence(app, 'presence-absent', '1.1', 'bob')).toBe(false);
+      expect(await scaler.leavePresence(app, 'presence-nobody', '1.1', 'alice')).toBe(false);
+      expect(await scaler.userCount(app, 'presence-absent')).toBe(1);
+      expect(await scaler.presenceMembers(app, 'presence-absent')).toEqual([alice]);
+      expect(await scaler.leavePresence(app, 'presence-absent', '1.1', 'alice')).toBe(true);
+    });
+
+    it('removes nothing of other sockets when a socket that held nothing is removed with channels', async () => {
+      const scaler = await make();
+      const app = appId();
+      const alice = { userId: 'alice', userInfo: '{}' };
+      await scaler.addConnection(app, '1.1');
+      await scaler.addSubscription(app, 'presence-kept', '1.1');
+      await scaler.joinPresence(app, 'presence-kept', '1.1', alice, 10);
+      const removal = await scaler.removeConnection(app, '1.9', [{ channel: 'presence-kept', presenceUserId: 'alice' }]);
+      expect(removal).toEqual({ vacated: [], membersLeft: [] });
+      expect(await scaler.connectionCount(app)).toBe(1);
+      expect(await scaler.subscriptionCount(app, 'presence-kept')).toBe(1);
+      expect(await scaler.presenceMembers(app, 'presence-kept')).toEqual([alice]);
+    });
+
     it('keeps apps apart', async () => {
       const scaler = await make();
       const [one, two] = [appId(), appId()];
