@@ -73,6 +73,20 @@ describe('POST /apps/:appId/batch_events', () => {
     expect(socket.events('ok')).toEqual([]);
   });
 
+  it('refuses info=user_count on an item to a non-presence channel before publishing any', async () => {
+    const socket = await api.subscriber('a');
+    const response = await postBatch({
+      batch: [
+        { channel: 'a', name: 'ok', data: 'x' },
+        { channel: 'a', name: 'counted', data: 'x', info: 'user_count' },
+      ],
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'batch[1]: "info" user_count is only available for presence channels, not "a"', code: 400 });
+    expect(socket.events('ok')).toEqual([]);
+    expect(socket.events('counted')).toEqual([]);
+  });
+
   it.each([
     ['an item has no channel', { batch: [{ name: 'e', data: 'x' }] }, '"batch[0].channel" is required'],
     ['an item has object data', { batch: [{ channel: 'a', name: 'e', data: {} }] }, '"batch[0].data" must be a string'],

@@ -10,6 +10,8 @@ export interface EndpointRequest {
   query: ReadonlyMap<string, string>;
   /** The body as UTF-8 text (`''` for GET). */
   body: string;
+  /** The `maxJsonDepth` option: deepest JSON nesting a body may have. */
+  maxJsonDepth: number;
 }
 
 /**

@@ -24,6 +24,10 @@ describe('createPusherApi options', () => {
     [{ server, maxRequestSize: 1.5 }, 'invalid option maxRequestSize: maxRequestSize must be an integer number of bytes'],
     [{ server, maxRequestSize: '10kb' }, 'invalid option maxRequestSize: maxRequestSize must be a number of bytes'],
     [{ server, maxRequestSize: 2 ** 40 }, 'maxRequestSize must be at most 67108864 bytes'],
+    [{ server, maxJsonDepth: 0 }, 'invalid option maxJsonDepth: maxJsonDepth must be at least 1 (the body object itself)'],
+    [{ server, maxJsonDepth: 2.5 }, 'invalid option maxJsonDepth: maxJsonDepth must be an integer number of levels'],
+    [{ server, maxJsonDepth: '64' }, 'invalid option maxJsonDepth: maxJsonDepth must be a number of levels'],
+    [{ server, maxJsonDepth: 1_001 }, 'invalid option maxJsonDepth: maxJsonDepth must be at most 1000 levels'],
     [{ server, pathPrefix: 'realtime' }, 'invalid option pathPrefix: pathPrefix must be "" or start with "/"'],
     [{ server, pathPrefix: '/realtime/' }, 'pathPrefix must be "" or start with "/" and not end with "/"'],
     [{ server, ready: true }, 'invalid option ready: ready must be a function'],
@@ -45,6 +49,7 @@ describe('createPusherApi options', () => {
     const full: PusherApiOptions = {
       server,
       maxRequestSize: 20_000,
+      maxJsonDepth: 8,
       pathPrefix: '/realtime',
       ready: () => true,
       metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),

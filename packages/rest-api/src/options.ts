@@ -19,6 +19,8 @@ export interface PusherApiOptions {
   server: RealtimeServer;
   /** Largest request body in bytes. Default `10_000`. */
   maxRequestSize?: number;
+  /** Deepest nesting of arrays and objects a JSON body may have (the body object is level 1). Default `64`. */
+  maxJsonDepth?: number;
   /** Where the routes live, e.g. `/realtime`. Signatures are checked on the path without it. Default `''`. */
   pathPrefix?: string;
   /** Readiness for `/up` and `/pusher/health`; they also answer 503 while the server drains. */
@@ -36,6 +38,7 @@ export interface PusherApiOptions {
 export interface ResolvedOptions {
   server: RealtimeServer;
   maxRequestSize: number;
+  maxJsonDepth: number;
   pathPrefix: string;
   ready: (() => boolean) | undefined;
   metrics: PusherApiOptions['metrics'];
@@ -62,6 +65,12 @@ const schema = z.object({
     .min(1, { error: 'maxRequestSize must be at least 1 byte' })
     .max(64 * 1024 * 1024, { error: 'maxRequestSize must be at most 67108864 bytes (64 MiB)' })
     .default(10_000),
+  maxJsonDepth: z
+    .number({ error: 'maxJsonDepth must be a number of levels' })
+    .int({ error: 'maxJsonDepth must be an integer number of levels' })
+    .min(1, { error: 'maxJsonDepth must be at least 1 (the body object itself)' })
+    .max(1_000, { error: 'maxJsonDepth must be at most 1000 levels' })
+    .default(64),
   pathPrefix: z
     .string({ error: 'pathPrefix must be a string such as "/realtime"' })
     .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: 'pathPrefix must be "" or start with "/" and not end with "/", e.g. "/realtime"' })
@@ -85,6 +94,7 @@ export function resolveOptions(options: PusherApiOptions): ResolvedOptions {
   return {
     server: data.server,
     maxRequestSize: data.maxRequestSize,
+    maxJsonDepth: data.maxJsonDepth,
     pathPrefix: data.pathPrefix,
     ready: options.ready,
     metrics: options.metrics,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PusherApiError } from './errors.js';
+import { jsonNestingExceeds } from './json-depth.js';
 
 /** "is required" when absent, else what was expected. */
 const expected = (what: string) => ({
@@ -37,8 +38,14 @@ export const batchBodySchema = z.object({
 export type EventBody = z.infer<typeof eventBodySchema>;
 export type BatchBody = z.infer<typeof batchBodySchema>;
 
-/** Parses a JSON body with a schema; every failure is a 400 naming the field. */
-export function parseJsonBody<T>(text: string, schema: z.ZodType<T>): T {
+/**
+ * Parses a JSON body with a schema; every failure is a 400 naming the field.
+ * Nesting deeper than `maxDepth` is refused before parsing (see `maxJsonDepth`).
+ */
+export function parseJsonBody<T>(text: string, schema: z.ZodType<T>, maxDepth: number): T {
+  if (jsonNestingExceeds(text, maxDepth)) {
+    throw new PusherApiError('MALFORMED_REQUEST', `the request body nests JSON deeper than ${maxDepth} levels (maxJsonDepth)`);
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);

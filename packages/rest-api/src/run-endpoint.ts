@@ -26,7 +26,13 @@ export interface EndpointCall {
 export async function runEndpoint(config: ResolvedOptions, endpoint: ApiRoute, call: EndpointCall): Promise<object> {
   const { app } = call;
   authenticate(app, { method: call.method, path: call.path, query: call.query, body: call.body, authorization: call.authorization });
-  const prepared = endpoint.prepare(config.server, { app, params: call.params, query: call.query, body: bodyText(call.body) });
+  const prepared = endpoint.prepare(config.server, {
+    app,
+    params: call.params,
+    query: call.query,
+    body: bodyText(call.body),
+    maxJsonDepth: config.maxJsonDepth,
+  });
   if (prepared.cost && config.rateLimit) {
     const decision = await config.rateLimit(app, prepared.cost.kind, prepared.cost.points);
     if (!decision.allowed) {

@@ -95,6 +95,17 @@ describe('POST /apps/:appId/events', () => {
     expect(await notUtf8.json()).toEqual({ error: 'the request body is not valid UTF-8', code: 400 });
   });
 
+  // Found by hostile-requests.property.test.ts: the event was published, then the info lookup failed with a 400.
+  it('answers 400 for info=user_count on a non-presence channel before publishing anything', async () => {
+    const socket = await api.subscriber('a');
+    const presence = await api.subscriber('presence-room', { presence: { user_id: 'u1' } });
+    const response = await post({ name: 'e', data: 'x', channels: ['presence-room', 'a'], info: 'user_count' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: '"info" user_count is only available for presence channels, not "a"', code: 400 });
+    expect(socket.events('e')).toEqual([]);
+    expect(presence.events('e')).toEqual([]);
+  });
+
   it("answers 413 when data is over the app's max message size and publishes nothing", async () => {
     const socket = await api.subscriber('small', { app: otherApp });
     const response = await post({ name: 'e', data: 'x'.repeat(101), channel: 'small' }, otherApp);

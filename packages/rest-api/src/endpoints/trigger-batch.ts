@@ -2,6 +2,7 @@ import { RealtimeError, validateTriggerEvent, type ChannelAttributes, type Trigg
 import { defineEndpoint } from '../endpoint.js';
 import { PusherApiError } from '../errors.js';
 import { batchBodySchema, parseInfo, parseJsonBody } from '../request-body.js';
+import { refuseUserCountOutsidePresence } from '../trigger-info.js';
 
 /**
  * `POST /apps/:appId/batch_events`: up to the app's `maxBatchSize` events,
@@ -10,8 +11,8 @@ import { batchBodySchema, parseInfo, parseJsonBody } from '../request-body.js';
 export const triggerBatch = defineEndpoint({
   method: 'POST',
   path: '/batch_events',
-  parse({ app, body }): TriggerEvent[] {
-    const { batch } = parseJsonBody(body, batchBodySchema);
+  parse({ app, body, maxJsonDepth }): TriggerEvent[] {
+    const { batch } = parseJsonBody(body, batchBodySchema, maxJsonDepth);
     if (batch.length === 0) throw new PusherApiError('INVALID_FIELD', '"batch" must contain at least one event');
     if (batch.length > app.maxBatchSize) {
       throw new PusherApiError('INVALID_FIELD', `"batch" may contain at most ${app.maxBatchSize} events, got ${batch.length}`);
@@ -31,6 +32,7 @@ export const triggerBatch = defineEndpoint({
         if (error instanceof RealtimeError) throw new RealtimeError(error.code, `batch[${index}]: ${error.message}`, { cause: error });
         throw error;
       }
+      refuseUserCountOutsidePresence(event, `batch[${index}]: `);
       return event;
     });
   },

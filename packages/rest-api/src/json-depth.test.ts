@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { jsonNestingExceeds } from './json-depth.js';
+import { signedFetch, startApi, type ApiFixture } from './test-fixture.js';
+
+const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+describe('jsonNestingExceeds', () => {
+  it('counts the outermost value as level 1', () => {
+    expect(jsonNestingExceeds('{}', 1)).toBe(false);
+    expect(jsonNestingExceeds('{"a":[]}', 1)).toBe(true);
+    expect(jsonNestingExceeds(arrays(64), 64)).toBe(false);
+    expect(jsonNestingExceeds(arrays(65), 64)).toBe(true);
+    expect(jsonNestingExceeds(`{"a":1,"b":${arrays(63)}}`, 64)).toBe(false);
+  });
+
+  it('counts siblings by their own depth, not their sum', () => {
+    expect(jsonNestingExceeds(`[${Array.from({ length: 100 }, () => arrays(3)).join(',')}]`, 4)).toBe(false);
+  });
+
+  it('ignores brackets inside strings, also after escaped quotes and backslashes', () => {
+    expect(jsonNestingExceeds(JSON.stringify({ data: arrays(5_000) }), 64)).toBe(false);
+    expect(jsonNestingExceeds(`{"a":"\\"[[[[","b":"\\\\"}`, 1)).toBe(false);
+    expect(jsonNestingExceeds(`{"a":"\\\\",[[]]}`, 2)).toBe(true);
+  });
+});
+
+describe('maxJsonDepth on request bodies', () => {
+  let api: ApiFixture | undefined;
+  afterEach(async () => {
+    await api?.close();
+    api = undefined;
+  });
+
+  const post = (fixture: ApiFixture, path: string, body: string) => signedFetch(fixture.baseUrl, { method: 'POST', path: `/apps/app-1${path}`, body });
+
+  // The minimal counterexample of the property tests: 5,000-level arrays where an event field should be.
+  it('answers 400 naming the limit for 5,000-level arrays in event data, and publishes nothing', async () => {
+    api = await startApi({ maxRequestSize: 20_000 });
+    const socket = await api.subscriber('a');
+    for (const [path, body] of [
+      ['/events', `{"name":"e","channel":"a","data":${arrays(5_000)}}`],
+      ['/batch_events', `{"batch":[{"name":"e","channel":"a","data":${arrays(5_000)}}]}`],
+      ['/events', arrays(5_000)],
+    ] as const) {
+      const response = await post(api, path, body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: 'the request body nests JSON deeper than 64 levels (maxJsonDepth)', code: 400 });
+    }
+    expect(socket.events('e')).toEqual([]);
+  });
+
+  it('accepts a body exactly maxJsonDepth deep and refuses one level more', async () => {
+    api = await startApi({ maxJsonDepth: 3 });
+    const socket = await api.subscriber('a');
+    const atLimit = await post(api, '/batch_events', '{"batch":[{"name":"e","channel":"a","data":"x"}]}');
+    expect(atLimit.status).toBe(200);
+    const over = await post(api, '/events', '{"name":"e","channel":"a","data":"x","extra":[[[]]]}');
+    expect(over.status).toBe(400);
+    expect(await over.json()).toEqual({ error: 'the request body nests JSON deeper than 3 levels (maxJsonDepth)', code: 400 });
+    expect(socket.events('e')).toHaveLength(1);
+  });
+
+  it('lets deeply nested JSON through inside the data string, which is relayed as is', async () => {
+    api = await startApi({ maxRequestSize: 20_000 });
+    const socket = await api.subscriber('a');
+    const response = await post(api, '/events', JSON.stringify({ name: 'e', channel: 'a', data: arrays(4_000) }));
+    expect(response.status).toBe(200);
+    expect(socket.events('e')).toEqual([{ event: 'e', channel: 'a', data: arrays(4_000) }]);
+  });
+});
