@@ -25,7 +25,6 @@ async function runServer(command: Extract<ReturnType<typeof parseCommand>, { nam
   const daemonOptions = () => ({ config, logging, allowUwsFallback: command.allowUwsFallback, onClusterRestart: () => void restart() });
   let daemon: Daemon = await startDaemon(daemonOptions());
   let unregister = registerPid(daemon.port);
-  startLog.info({ port: daemon.port, apps: config.applications.length, pid: process.pid }, 'server started');
 
   let restarting: Promise<void> | undefined;
   let shuttingDown = false;
@@ -78,6 +77,8 @@ async function runServer(command: Extract<ReturnType<typeof parseCommand>, { nam
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGHUP', () => void restart());
+  // Only now: a supervisor (or a test) may signal as soon as it reads this line.
+  startLog.info({ port: daemon.port, apps: config.applications.length, pid: process.pid }, 'server started');
 }
 
 async function main(): Promise<void> {
@@ -93,8 +94,9 @@ async function main(): Promise<void> {
         process.stdout.write(nodes ? `Asked ${nodes} node(s) of the cluster to restart.\n` : 'No running node is listening on this Redis prefix.\n');
         return;
       }
-      const pids = signalRegisteredServers('SIGHUP');
-      process.stdout.write(pids.length ? `Asked ${pids.length} server(s) to restart: ${pids.join(', ')}\n` : 'No running server found on this host.\n');
+      const { signalled, removed } = signalRegisteredServers('SIGHUP');
+      if (removed.length) process.stdout.write(`Removed ${removed.length} stale pid file(s) (process gone or not the registered server): ${removed.join(', ')}\n`);
+      process.stdout.write(signalled.length ? `Asked ${signalled.length} server(s) to restart: ${signalled.join(', ')}\n` : 'No running server found on this host.\n');
       return;
     }
     case 'server':

@@ -11,7 +11,8 @@ export class UsageError extends Error {
 export const usage = `Usage:
   realtime-server server [--host <address>] [--port <port>] [--config <file.json|file.yaml>] [--allow-uws-fallback]
   realtime-server restart_server [--config <file.json|file.yaml>]
-    Restarts every node gracefully: through Redis when scaling is enabled, else the servers on this host.
+    Restarts every node gracefully: through Redis when scaling is enabled, else the servers on this host
+    (only processes proven to be the registered server are signalled; stale pid files are removed).
 
 Environment: REALTIME_CONFIG (config file), REALTIME_HOST, REALTIME_PORT, REALTIME_PATH,
 REALTIME_APP_ID / REALTIME_APP_KEY / REALTIME_APP_SECRET, REDIS_URL, REALTIME_DEBUG=true.`;
