@@ -1,5 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import { HEADER_LINE_OVERHEAD, requestLineSize, type TransportRefusalHandler } from './limits.js';
+import { DEFAULT_MAX_REQUEST_HEAD_SIZE } from './options.js';
+import { routedUrl, toFetchHeaders } from './routed-request.js';
+import { createRateLimitedReporter, reportSafely, type TransportErrorHandler } from './transport-errors.js';
 
 /** A fetch-style handler, as hono's `app.fetch` is. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -31,8 +35,10 @@ export interface PlainHttpResponse {
 export type PlainHttpHandler = (request: PlainHttpRequest) => Promise<PlainHttpResponse | undefined> | PlainHttpResponse | undefined;
 
 export interface HttpBridgeOptions {
-  /** Bodies above this many bytes are refused with 413 before they are buffered. */
+  /** Bodies above this many bytes are refused with 413, without reading more than that. */
   maxBodyBytes: number;
+  /** Heads (request line and headers) above this many characters are refused with 431. Default 16 KiB. */
+  maxHeadBytes?: number;
   /** `http` or `https`, for the Request URL. */
   scheme: 'http' | 'https';
   /** Called once per request that reached the handler and was answered, for in-flight tracking. */
@@ -41,85 +47,145 @@ export interface HttpBridgeOptions {
   onStart?: () => void;
   /** Tried first; what it leaves (undefined) goes to the fetch handler. */
   plain?: PlainHttpHandler | undefined;
+  /** Called once per request refused at a size limit (`body_too_large`, `head_too_large`). */
+  onRefused?: TransportRefusalHandler | undefined;
+  /** Exceptions from the handlers (answered 500). Default: rate-limited console.error. */
+  onError?: TransportErrorHandler | undefined;
 }
 
 const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 /** Calls `writeHeader` for each header of an answer, whatever holds them. */
 type EachHeader = (writeHeader: (name: string, value: string) => void) => void;
 const noBody = new Uint8Array(0);
+/** The rest-api's error content type, so every JSON error of the port looks the same. */
+const jsonErrorHeaders: EachHeader = (writeHeader) => writeHeader('content-type', 'application/json; charset=UTF-8');
+const internalErrorBody = JSON.stringify({ error: 'Internal server error.', code: 500 });
 
-function jsonError(res: HttpResponse, status: number, message: string): void {
-  res.cork(() => {
-    res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
-    res.writeHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ error: message, code: status }));
-  });
+/**
+ * One request's answer side. uWS throws on any use of a response after it was
+ * answered or aborted, so every write goes through here, once; the request is
+ * settled (for in-flight tracking) exactly once, whichever way it ends.
+ */
+class Exchange {
+  /** Answered or aborted: `res` must not be touched again. */
+  done = false;
+  /** Upper case; HEAD is answered without a body. */
+  method = '';
+
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly onSettled: (() => void) | undefined,
+  ) {}
+
+  aborted(): void {
+    if (this.done) return;
+    this.done = true;
+    this.settle();
+  }
+
+  /**
+   * Writes the answer, corked. `closeConnection` makes uWS close the socket
+   * after it instead of reading (and discarding) the rest of a refused body.
+   */
+  write(status: number, eachHeader: EachHeader, payload: Uint8Array | string, closeConnection = false): void {
+    if (this.done) return;
+    this.done = true;
+    const { res, method } = this;
+    try {
+      res.cork(() => {
+        res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
+        eachHeader((name, value) => {
+          if (name !== 'content-length') res.writeHeader(name, value);
+        });
+        // HEAD: the length a GET would have, and no body.
+        if (method === 'HEAD') res.endWithoutBody(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength, closeConnection);
+        else res.end(payload, closeConnection);
+      });
+    } finally {
+      this.settle();
+    }
+  }
+
+  /** A JSON error in the rest-api's shape, `{ error, code }`. */
+  writeError(status: number, message: string, closeConnection = false): void {
+    this.write(status, jsonErrorHeaders, JSON.stringify({ error: message, code: status }), closeConnection);
+  }
+
+  writeInternalError(): void {
+    this.write(500, jsonErrorHeaders, internalErrorBody);
+  }
+
+  private settle(): void {
+    try {
+      this.onSettled?.();
+    } catch {
+      // In-flight tracking is the caller's; its failure must not break the answer.
+    }
+  }
 }
 
 /**
  * Serves a uWS route with a fetch handler: copies the request out of uWS
- * (valid only synchronously), reads the body up to a limit, and writes the
- * Response back corked. Aborted requests are never written to.
+ * (valid only synchronously), refuses heads and bodies over the limits, reads
+ * the body, and writes the Response back corked. Aborted requests are never
+ * written to. The route is the path uWS parsed, never the `Host` header.
+ * No exception from the handlers reaches uWS (which would end the process):
+ * the client gets a 500 and `onError` hears of it.
  */
 export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptions) {
-  const { plain } = options;
-  return (res: HttpResponse, req: HttpRequest): void => {
-    const method = req.getCaseSensitiveMethod().toUpperCase();
+  const { plain, maxBodyBytes } = options;
+  const maxHeadBytes = options.maxHeadBytes ?? DEFAULT_MAX_REQUEST_HEAD_SIZE;
+  const onError = options.onError ?? createRateLimitedReporter();
+  const origin = `${options.scheme}://localhost`;
+  const report = (error: unknown) => reportSafely(onError, error, 'http');
+  const refused = (reason: 'body_too_large' | 'head_too_large') => {
+    try {
+      options.onRefused?.(reason);
+    } catch (error) {
+      report(error);
+    }
+  };
+  /** Whatever went wrong, the client gets a 500 if it has no answer yet, and `onError` is told. */
+  const fail = (exchange: Exchange, error: unknown) => {
+    report(error);
+    try {
+      exchange.writeInternalError();
+    } catch (writeError) {
+      report(writeError);
+    }
+  };
+
+  const serve = (res: HttpResponse, req: HttpRequest, exchange: Exchange, method: string): void => {
     const path = req.getUrl();
     const query = req.getQuery() ?? '';
     // No prototype, so no header name can reach Object.prototype's members.
     const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+    let headSize = requestLineSize(method, path, query);
     req.forEach((name, value) => {
+      headSize += name.length + value.length + HEADER_LINE_OVERHEAD;
       const previous = headers[name];
       headers[name] = previous === undefined ? value : `${previous}, ${value}`;
     });
 
-    let aborted = false;
-    res.onAborted(() => {
-      if (!aborted) options.onSettled?.();
-      aborted = true;
-    });
-    options.onStart?.();
-
+    if (headSize > maxHeadBytes) {
+      refused('head_too_large');
+      return exchange.writeError(431, `the request head is larger than ${maxHeadBytes} bytes`, true);
+    }
     const declaredLength = Number(headers['content-length'] ?? '0');
-    if (declaredLength > options.maxBodyBytes) {
-      aborted = true;
-      options.onSettled?.();
-      return jsonError(res, 413, `Request body is larger than ${options.maxBodyBytes} bytes.`);
+    if (declaredLength > maxBodyBytes) {
+      refused('body_too_large');
+      return exchange.writeError(413, `the request body is larger than ${maxBodyBytes} bytes`, true);
     }
     const hasBody = !methodsWithoutBody.has(method) && (declaredLength > 0 || headers['transfer-encoding'] !== undefined);
 
-    /** Writes the answer once, corked, unless the client is gone; the request is settled either way. */
-    const write = (status: number, eachHeader: EachHeader, payload: Uint8Array | string) => {
-      if (aborted) return;
-      aborted = true; // written: later aborts are not ours to count
-      try {
-        res.cork(() => {
-          res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
-          eachHeader((name, value) => {
-            if (name !== 'content-length') res.writeHeader(name, value);
-          });
-          // HEAD: the length a GET would have, and no body.
-          if (method === 'HEAD') res.endWithoutBody(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
-          else res.end(payload);
-        });
-      } finally {
-        options.onSettled?.();
-      }
-    };
-
-    /** Whatever went wrong before an answer was written, the client gets a 500 and the request is settled. */
-    const writeInternalError = () =>
-      write(500, (writeHeader) => writeHeader('content-type', 'application/json'), '{"error":"Internal server error.","code":500}');
-
     const viaFetch = async (body: Buffer | undefined): Promise<void> => {
       try {
-        const url = `${options.scheme}://${headers['host'] ?? 'localhost'}${path}${query ? `?${query}` : ''}`;
-        const response = await handler(new Request(url, { method, headers, ...(body ? { body } : {}) }));
+        const url = routedUrl(origin, path, query);
+        const response = await handler(new Request(url, { method, headers: toFetchHeaders(headers), ...(body ? { body } : {}) }));
         const payload = new Uint8Array(await response.arrayBuffer());
-        write(response.status, (writeHeader) => response.headers.forEach((value, name) => writeHeader(name, value)), payload);
-      } catch {
-        writeInternalError();
+        exchange.write(response.status, (writeHeader) => response.headers.forEach((value, name) => writeHeader(name, value)), payload);
+      } catch (error) {
+        fail(exchange, error);
       }
     };
 
@@ -128,35 +194,51 @@ export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptio
         let answer: PlainHttpResponse | undefined;
         try {
           answer = await plain({ method, path, query, headers, body: body ?? noBody });
-        } catch {
-          return writeInternalError();
+        } catch (error) {
+          return fail(exchange, error);
         }
         if (answer) {
           const answerHeaders = answer.headers;
-          return write(answer.status, (writeHeader) => {
+          return exchange.write(answer.status, (writeHeader) => {
             for (const name in answerHeaders) writeHeader(name, answerHeaders[name] as string);
           }, answer.body);
         }
       }
       return viaFetch(body);
     };
+    const respondSafely = (body: Buffer | undefined) => void respond(body).catch((error: unknown) => fail(exchange, error));
 
-    if (!hasBody) return void respond(undefined);
+    if (!hasBody) return respondSafely(undefined);
 
     const chunks: Buffer[] = [];
     let received = 0;
     res.onData((chunk, isLast) => {
-      if (aborted) return;
-      received += chunk.byteLength;
-      if (received > options.maxBodyBytes) {
-        aborted = true;
-        options.onSettled?.();
-        jsonError(res, 413, `Request body is larger than ${options.maxBodyBytes} bytes.`);
-        return;
+      try {
+        if (exchange.done) return;
+        received += chunk.byteLength;
+        if (received > maxBodyBytes) {
+          refused('body_too_large');
+          // Closing the connection stops uWS reading the rest: no more than the limit is ever held.
+          return exchange.writeError(413, `the request body is larger than ${maxBodyBytes} bytes`, true);
+        }
+        // The ArrayBuffer is neutered after this callback: copy it.
+        chunks.push(Buffer.from(new Uint8Array(chunk)));
+        if (isLast) respondSafely(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      } catch (error) {
+        fail(exchange, error);
       }
-      // The ArrayBuffer is neutered after this callback: copy it.
-      chunks.push(Buffer.from(new Uint8Array(chunk)));
-      if (isLast) void respond(Buffer.concat(chunks));
     });
+  };
+
+  return (res: HttpResponse, req: HttpRequest): void => {
+    const exchange = new Exchange(res, options.onSettled);
+    try {
+      res.onAborted(() => exchange.aborted());
+      options.onStart?.();
+      exchange.method = req.getCaseSensitiveMethod().toUpperCase();
+      serve(res, req, exchange, exchange.method);
+    } catch (error) {
+      fail(exchange, error);
+    }
   };
 }

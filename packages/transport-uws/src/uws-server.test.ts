@@ -161,6 +161,6 @@ describe('uWebSockets.js transport', () => {
   it('refuses HTTP bodies over maxRequestSize with 413 and a JSON error', async () => {
     const response = await fetch(`http://127.0.0.1:${port}/apps/1/events`, { method: 'POST', body: 'z'.repeat(65) });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: 'Request body is larger than 64 bytes.', code: 413 });
+    expect(await response.json()).toEqual({ error: 'the request body is larger than 64 bytes', code: 413 });
   });
 });

@@ -2,7 +2,10 @@ import { createServer } from 'node:net';
 import type { RealtimeServer } from '@org/protocol';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { createHttpBridge, type FetchHandler, type PlainHttpHandler } from './http-bridge.js';
+import type { TransportRefusalHandler } from './limits.js';
 import { loadUws, type UwsModule } from './load-uws.js';
+import { checkOptions, DEFAULT_MAX_BACKPRESSURE, DEFAULT_MAX_REQUEST_HEAD_SIZE, DEFAULT_MAX_REQUEST_SIZE } from './options.js';
+import { createRateLimitedReporter, type TransportErrorHandler } from './transport-errors.js';
 import { createWebSocketBehavior } from './websocket-behavior.js';
 
 export interface TlsOptions {
@@ -24,12 +27,26 @@ export interface UwsServerOptions {
   /** Prefix before `/app/{key}`, e.g. `/realtime`. */
   path?: string;
   tls?: TlsOptions | undefined;
-  /** Largest WebSocket frame. Default: 2 x the largest app max_message_size + 4 KiB of envelope. */
+  /**
+   * Largest WebSocket frame. A bigger one closes the connection with 1009
+   * (Message Too Big); past twice this uWS drops the TCP connection (1006).
+   * Default: 2 x the largest app max_message_size + 4 KiB of envelope.
+   */
   maxPayloadLength?: number;
   /** Bytes buffered per slow client before it is closed. Default 1 MiB. */
   maxBackpressure?: number;
-  /** Largest HTTP body. Default 10,000 (the original server's max_request_size). */
+  /** Largest HTTP body: 413 and the connection closed, without reading more. Default 10,000 (the original server's max_request_size). */
   maxRequestSize?: number;
+  /** Largest HTTP request head (request line and headers, WebSocket upgrades included): 431. Default 16 KiB. */
+  maxRequestHeadSize?: number;
+  /** Called once per refusal at a size limit, by reason: for metrics. */
+  onRefused?: TransportRefusalHandler;
+  /**
+   * Called with every exception the transport caught in a uWS callback (which
+   * would otherwise end the process), and where. Default: console.error, the
+   * first of each kind at once, then at most one per kind a minute.
+   */
+  onError?: TransportErrorHandler;
   /** Accept uWebSockets.js's slow JavaScript emulation. Default false. */
   allowFallback?: boolean;
   /** Use this uWS module instead of loading `uWebSockets.js`. */
@@ -65,6 +82,7 @@ function pickFreePort(host: string): Promise<number> {
  * other request through the fetch handler, fan-out on uWS's native topics.
  */
 export async function createUwsServer(options: UwsServerOptions): Promise<UwsServer> {
+  checkOptions(options);
   const uws = options.uws ?? loadUws({ allowFallback: options.allowFallback ?? false });
   const { server } = options;
   const tls = options.tls;
@@ -81,18 +99,27 @@ export async function createUwsServer(options: UwsServerOptions): Promise<UwsSer
   const largestMessage = Math.max(10_000, ...apps.map((a) => a.maxMessageSize));
   const path = (options.path ?? '').replace(/\/+$/, '');
 
+  const onError = options.onError ?? createRateLimitedReporter();
+  const maxHeadBytes = options.maxRequestHeadSize ?? DEFAULT_MAX_REQUEST_HEAD_SIZE;
+
   app.ws(`${path}/app/:key`, createWebSocketBehavior(server, {
     maxPayloadLength: options.maxPayloadLength ?? largestMessage * 2 + 4096,
-    maxBackpressure: options.maxBackpressure ?? 1024 * 1024,
+    maxBackpressure: options.maxBackpressure ?? DEFAULT_MAX_BACKPRESSURE,
+    maxHeadBytes,
+    onRefused: options.onRefused,
+    onError,
   }));
 
   let inFlight = 0;
   const fetch = options.fetch;
   if (fetch) {
     app.any('/*', createHttpBridge(fetch, {
-      maxBodyBytes: options.maxRequestSize ?? 10_000,
+      maxBodyBytes: options.maxRequestSize ?? DEFAULT_MAX_REQUEST_SIZE,
+      maxHeadBytes,
       scheme: tls ? 'https' : 'http',
       plain: options.plain,
+      onRefused: options.onRefused,
+      onError,
       onStart: () => inFlight++,
       onSettled: () => inFlight--,
     }));

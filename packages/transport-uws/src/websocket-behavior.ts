@@ -1,17 +1,40 @@
+import { STATUS_CODES } from 'node:http';
 import { ErrorCode, frames, type RealtimeServer } from '@org/protocol';
 import type { HttpRequest, HttpResponse, WebSocketBehavior, us_socket_context_t } from 'uWebSockets.js';
+import {
+  FRAME_TOO_LARGE_CLOSE_CODE,
+  HEADER_LINE_OVERHEAD,
+  requestLineSize,
+  UWS_TOO_BIG_REASON,
+  uwsPayloadCeiling,
+  type TransportRefusal,
+  type TransportRefusalHandler,
+} from './limits.js';
+import { DEFAULT_MAX_REQUEST_HEAD_SIZE } from './options.js';
+import { createRateLimitedReporter, reportSafely, type TransportCallback, type TransportErrorHandler } from './transport-errors.js';
 import type { SocketUserData } from './user-data.js';
 import { UwsSocket } from './uws-socket.js';
 
 export interface WebSocketBehaviorOptions {
-  /** Largest frame accepted; uWS drops the connection on a bigger one (the client sees 1006). */
+  /**
+   * Largest frame accepted. A bigger one closes the connection with 1009
+   * (Message Too Big) and a reason; past twice this, uWS stops reading and
+   * drops the TCP connection without a close frame (the client sees 1006).
+   */
   maxPayloadLength: number;
   /** Bytes buffered for a slow client before uWS closes it. */
   maxBackpressure: number;
+  /** Upgrade requests whose head (request line and headers) is longer are refused with 431. Default 16 KiB. */
+  maxHeadBytes?: number;
+  /** Called once per connection closed for a frame over the limit (`frame_too_large`) and per upgrade refused for its head. */
+  onRefused?: TransportRefusalHandler | undefined;
+  /** Exceptions from the engine, caught before they reach uWS. Default: rate-limited console.error. */
+  onError?: TransportErrorHandler | undefined;
 }
 
 // uWS itself closes a connection that sends a text frame with invalid UTF-8, so decoding cannot fail here.
 const decoder = new TextDecoder('utf-8');
+const INTERNAL_ERROR_CLOSE_CODE = 1011;
 
 function queryParameter(query: string, name: string): string | undefined {
   const value = new URLSearchParams(query).get(name);
@@ -20,11 +43,25 @@ function queryParameter(query: string, name: string): string | undefined {
 
 /**
  * The uWS behaviour for `/app/:key`. The app is looked up during the upgrade
- * (possibly async), the engine takes over in `open`.
+ * (possibly async), the engine takes over in `open`. Every callback catches
+ * what the engine throws: an exception reaching uWS would end the process.
  */
 export function createWebSocketBehavior(server: RealtimeServer, options: WebSocketBehaviorOptions): WebSocketBehavior<SocketUserData> {
+  const { maxPayloadLength } = options;
+  const maxHeadBytes = options.maxHeadBytes ?? DEFAULT_MAX_REQUEST_HEAD_SIZE;
+  const onError = options.onError ?? createRateLimitedReporter();
+  const report = (error: unknown, where: TransportCallback) => reportSafely(onError, error, where);
+  const refused = (reason: TransportRefusal, where: TransportCallback) => {
+    try {
+      options.onRefused?.(reason);
+    } catch (error) {
+      report(error, where);
+    }
+  };
+  const tooLargeReason = `Frame is larger than ${maxPayloadLength} bytes.`;
+
   return {
-    maxPayloadLength: options.maxPayloadLength,
+    maxPayloadLength: uwsPayloadCeiling(maxPayloadLength),
     maxBackpressure: options.maxBackpressure,
     closeOnBackpressureLimit: 1,
     // The engine runs the Pusher-level ping; uWS only reaps dead TCP peers.
@@ -32,53 +69,119 @@ export function createWebSocketBehavior(server: RealtimeServer, options: WebSock
     sendPingsAutomatically: false,
 
     upgrade(res: HttpResponse, req: HttpRequest, context: us_socket_context_t) {
-      // HttpRequest is only valid synchronously: copy everything first.
-      const appKey = req.getParameter(0) ?? '';
-      const query = req.getQuery() ?? '';
-      const origin = req.getHeader('origin') || undefined;
-      const key = req.getHeader('sec-websocket-key');
-      const protocol = req.getHeader('sec-websocket-protocol');
-      const extensions = req.getHeader('sec-websocket-extensions');
-      const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
-      const request = { appKey, origin, protocol: queryParameter(query, 'protocol'), remoteAddress };
-
-      const upgrade = (app: SocketUserData['app']) =>
-        res.upgrade<SocketUserData>({ app, request, socket: undefined, connection: undefined }, key, protocol, extensions, context);
-
-      const found = server.findApp(appKey);
-      if (!(found instanceof Promise)) return void upgrade(found);
+      let answered = false;
       let aborted = false;
-      res.onAborted(() => (aborted = true));
-      void found.then(
-        (app) => !aborted && res.cork(() => upgrade(app)),
-        () => !aborted && res.cork(() => res.writeStatus('500 Internal Server Error').end()),
-      );
+      const answerStatus = (status: number, body = '') => {
+        if (answered || aborted) return;
+        answered = true;
+        res.cork(() => {
+          res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
+          if (body) res.writeHeader('content-type', 'application/json; charset=UTF-8');
+          res.end(body, true);
+        });
+      };
+      const fail = (error: unknown) => {
+        report(error, 'upgrade');
+        try {
+          answerStatus(500);
+        } catch (writeError) {
+          report(writeError, 'upgrade');
+        }
+      };
+      try {
+        // HttpRequest is only valid synchronously: copy everything first.
+        const appKey = req.getParameter(0) ?? '';
+        const query = req.getQuery() ?? '';
+        let headSize = requestLineSize('GET', req.getUrl(), query);
+        req.forEach((name, value) => (headSize += name.length + value.length + HEADER_LINE_OVERHEAD));
+        if (headSize > maxHeadBytes) {
+          refused('head_too_large', 'upgrade');
+          return answerStatus(431, JSON.stringify({ error: `the request head is larger than ${maxHeadBytes} bytes`, code: 431 }));
+        }
+        const origin = req.getHeader('origin') || undefined;
+        const key = req.getHeader('sec-websocket-key');
+        const protocol = req.getHeader('sec-websocket-protocol');
+        const extensions = req.getHeader('sec-websocket-extensions');
+        const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+        const request = { appKey, origin, protocol: queryParameter(query, 'protocol'), remoteAddress };
+
+        const upgrade = (app: SocketUserData['app']) => {
+          res.upgrade<SocketUserData>({ app, request, socket: undefined, connection: undefined }, key, protocol, extensions, context);
+          answered = true;
+        };
+
+        const found = server.findApp(appKey);
+        if (!(found instanceof Promise)) return upgrade(found);
+        res.onAborted(() => (aborted = true));
+        found.then(
+          (app) => {
+            if (aborted || answered) return;
+            try {
+              res.cork(() => upgrade(app));
+            } catch (error) {
+              fail(error);
+            }
+          },
+          (error: unknown) => fail(error),
+        );
+      } catch (error) {
+        fail(error);
+      }
     },
 
     open(ws) {
-      const data = ws.getUserData();
-      const socket = new UwsSocket(ws);
-      data.socket = socket;
-      if (!data.request) return;
-      data.connection = server.open(socket, data.app, data.request);
-      // Only the handshake needs it; 10,000 idle sockets would otherwise each keep its strings.
-      data.request = undefined;
+      let socket: UwsSocket | undefined;
+      try {
+        const data = ws.getUserData();
+        socket = new UwsSocket(ws);
+        data.socket = socket;
+        const request = data.request;
+        if (!request) return;
+        // Only the handshake needs it; 10,000 idle sockets would otherwise each keep its strings.
+        data.request = undefined;
+        data.connection = server.open(socket, data.app, request);
+      } catch (error) {
+        report(error, 'open');
+        // The engine did not take the socket: nothing would ever serve it.
+        try {
+          socket?.close(INTERNAL_ERROR_CLOSE_CODE, 'Internal server error.');
+        } catch (closeError) {
+          report(closeError, 'open');
+        }
+      }
     },
 
     message(ws, message, isBinary) {
-      const { connection, socket } = ws.getUserData();
-      if (!connection || !socket) return;
-      if (isBinary) {
-        socket.send(frames.errorFrame(ErrorCode.ReconnectNow, 'Binary frames are not supported; send JSON text.'));
-        return;
+      try {
+        const { connection, socket } = ws.getUserData();
+        if (!connection || !socket) return;
+        if (message.byteLength > maxPayloadLength) {
+          socket.close(FRAME_TOO_LARGE_CLOSE_CODE, tooLargeReason);
+          return refused('frame_too_large', 'message');
+        }
+        if (isBinary) {
+          socket.send(frames.errorFrame(ErrorCode.ReconnectNow, 'Binary frames are not supported; send JSON text.'));
+          return;
+        }
+        server.message(connection, decoder.decode(message));
+      } catch (error) {
+        // The socket stays open: one bad frame (or an engine bug it hits) must not cost the client its connection.
+        report(error, 'message');
       }
-      server.message(connection, decoder.decode(message));
     },
 
-    close(ws) {
-      const { connection, socket } = ws.getUserData();
-      if (socket) socket.closed = true;
-      if (connection) server.close(connection);
+    close(ws, code, message) {
+      try {
+        const { connection, socket } = ws.getUserData();
+        if (socket) socket.closed = true;
+        // Past uWS's own ceiling the frame was never read: uWS dropped the connection, and says why only here.
+        if (code === 1006 && message.byteLength === UWS_TOO_BIG_REASON.length && decoder.decode(message) === UWS_TOO_BIG_REASON) {
+          refused('frame_too_large', 'close');
+        }
+        if (connection) server.close(connection);
+      } catch (error) {
+        report(error, 'close');
+      }
     },
   };
 }
