@@ -8,7 +8,7 @@ import { createKeys, socketMember, type Keys } from './keys.js';
 import { LocalState } from './local-state.js';
 import { resolveOptions, type RedisScalerOptions, type ResolvedOptions } from './options.js';
 import { defineScripts, entry, type ScriptClient, type ScriptPipeline } from './scripts.js';
-import { addRemovalReply, removalCalls } from './socket-removal.js';
+import { addRemovalReply, removalCalls, removalWaveChunks } from './socket-removal.js';
 
 /** A `Scaler` backed by Redis, with what an operator may want to see. */
 export interface RedisScaler extends Scaler {
@@ -27,7 +27,7 @@ const unlimitedMembers = 2_147_483_647;
 const maxOutageAnnouncements = 10_000;
 
 /** Entries undone per script call when a node stops gracefully. */
-const drainSliceEntries = 2_000;
+const drainSliceEntries = 1_000;
 
 /** Reconnect delays: 100 ms doubling up to 2 s, retried forever. */
 const reconnectBackoff = (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 6), 2_000);
@@ -224,25 +224,32 @@ class RedisScalerNode implements RedisScaler {
   }
 
   async removeConnection(appId: string, socketId: string, held: readonly HeldChannel[] = []): Promise<SocketRemoval> {
-    const connected = await this.#ready();
+    let connected = await this.#ready();
     this.#state.removeConnection(appId, socketId);
     const calls = removalCalls(this.#keys, this.nodeId, appId, socketId, held);
     // Local state first, chunk by chunk: a resync that starts meanwhile must not replay this socket.
     const localAnswers = calls.map((call) => this.#state.removeHeld(appId, socketId, call.held));
     const removal: SocketRemoval = { vacated: [], membersLeft: [] };
-    // Sent in one tick, so auto-pipelining writes every chunk at once: one round trip however many channels.
-    const replies = connected ? await Promise.allSettled(calls.map((call) => this.#commands.rsRemoveSocket(...call.args))) : [];
-    localAnswers.forEach((local, i) => {
-      const reply = replies[i];
-      if (reply?.status === 'fulfilled') return addRemovalReply(removal, reply.value);
-      // Not applied in Redis: answer from this node, announce presence leaves after the resync (which removes the rest).
-      if (reply) this.#markDown(reply.reason);
-      removal.vacated.push(...local.vacated);
-      for (const { channel, userId } of local.membersLeft) {
-        removal.membersLeft.push({ channel, userId });
-        this.#rememberOfflineLeave({ appId, channel, userId });
-      }
-    });
+    for (let start = 0; start < calls.length; start += removalWaveChunks) {
+      const wave = calls.slice(start, start + removalWaveChunks);
+      // Sent in one tick, so auto-pipelining writes the whole wave at once: one round trip per wave.
+      const replies = connected ? await Promise.allSettled(wave.map((call) => this.#commands.rsRemoveSocket(...call.args))) : [];
+      wave.forEach((_, i) => {
+        const reply = replies[i];
+        if (reply?.status === 'fulfilled') return addRemovalReply(removal, reply.value);
+        // Not applied in Redis: answer from this node and announce presence leaves after the resync (which removes the rest).
+        if (reply) {
+          this.#markDown(reply.reason);
+          connected = false;
+        }
+        const local = localAnswers[start + i]!;
+        removal.vacated.push(...local.vacated);
+        for (const { channel, userId } of local.membersLeft) {
+          removal.membersLeft.push({ channel, userId });
+          this.#rememberOfflineLeave({ appId, channel, userId });
+        }
+      });
+    }
     return removal;
   }
 
