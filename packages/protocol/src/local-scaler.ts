@@ -114,6 +114,9 @@ export function createLocalScaler(options: { now?: () => number } = {}): Scaler 
       const users = presence.get(appId)?.get(channel);
       return users ? toMembers(users) : [];
     },
+    async isPresenceMember(appId, channel, userId) {
+      return presence.get(appId)?.get(channel)?.has(userId) ?? false;
+    },
     async userCount(appId, channel) {
       return presence.get(appId)?.get(channel)?.size ?? 0;
     },

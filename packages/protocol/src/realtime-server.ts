@@ -16,6 +16,7 @@ import { ErrorCode } from './close-codes.js';
 import { Connection } from './connection.js';
 import { channelOpsSettled } from './channel-order.js';
 import { FailureReporter } from './failure-reporter.js';
+import { MemberEventDelivery, memberChangeOf, type MemberChange } from './member-events.js';
 import { spendFrame, type FrameVerdict } from './frame-budget.js';
 import { connectionEstablishedFrame, errorFrame, parseInboundFrame, pingFrame, pongFrame, type InboundFrame, type InboundFrameProblem } from './frames.js';
 import { silentLoggerFactory, type Logger, type LoggerFactory } from './logger.js';
@@ -89,6 +90,7 @@ export class RealtimeServer {
   #socketCounter = 0;
   #sweepTimer: ReturnType<typeof setInterval> | undefined;
   readonly #failures: FailureReporter;
+  readonly #memberEvents: MemberEventDelivery;
   #draining = false;
   readonly #pendingCleanups = new Set<Promise<void>>();
 
@@ -105,6 +107,14 @@ export class RealtimeServer {
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 1_000;
     this.#protocolVersion = String(options.protocolVersion ?? 7);
     this.#failures = new FailureReporter(this.log.handler);
+    this.#memberEvents = new MemberEventDelivery(
+      this.scaler,
+      (change) => this.#publishMemberChange(change),
+      (error) => {
+        this.events.emit('handler.failed', { app: undefined, kind: 'member_event', error });
+        this.#failures.report('member_event', error, {});
+      },
+    );
     this.events.onListenerError = (error, event) =>
       this.log.server.error({ err: error, event }, 'a server event listener threw');
   }
@@ -352,6 +362,39 @@ export class RealtimeServer {
     }
   }
 
+  /** @internal A member event: to the other nodes at once, to this node's subscribers while it is still true. */
+  broadcastMemberChange(change: MemberChange): void {
+    const { app, channel, frame, exceptSocketId } = change;
+    this.scaler.publish(
+      exceptSocketId === undefined
+        ? { type: 'broadcast', appId: app.id, channel, frame }
+        : { type: 'broadcast', appId: app.id, channel, frame, exceptSocketId },
+    );
+    this.#memberEvents.push(change);
+  }
+
+  /**
+   * A socket subscribed as a user is that user's proof of presence: it never
+   * hears that its own user left (a late `member_removed` from another node's
+   * socket of the same user would otherwise drop it from its own list).
+   */
+  #publishMemberChange({ app, channel, frame, present, userId, exceptSocketId }: MemberChange): void {
+    const event = present ? 'pusher_internal:member_added' : 'pusher_internal:member_removed';
+    const subscribers = present ? undefined : this.localSubscribers.get(this.topic(app, channel));
+    const sameUser = (connection: Connection) => connection.channels.get(channel)?.presenceUserId === userId;
+    if (!subscribers || ![...subscribers].some(sameUser)) {
+      this.publishLocal(app, channel, frame, event, exceptSocketId);
+      return;
+    }
+    let recipients = 0;
+    for (const connection of subscribers) {
+      if (sameUser(connection) || connection.socketId === exceptSocketId) continue;
+      connection.socket.send(frame);
+      recipients++;
+    }
+    this.events.emit('message.sent', { app, channel, event, recipients, bytes: frame.length * recipients });
+  }
+
   /** @internal Local delivery plus the cluster bus. */
   broadcast(app: App, channel: string, frame: string, event: string, exceptSocketId?: string): void {
     this.publishLocal(app, channel, frame, event, exceptSocketId);
@@ -390,7 +433,10 @@ export class RealtimeServer {
     switch (message.type) {
       case 'broadcast': {
         const deliver = (app: App | undefined) => {
-          if (app) this.publishLocal(app, message.channel, message.frame, '', message.exceptSocketId);
+          if (!app) return;
+          const member = memberChangeOf(message.frame);
+          if (member) this.#memberEvents.push({ app, channel: message.channel, frame: message.frame, exceptSocketId: message.exceptSocketId, ...member });
+          else this.publishLocal(app, message.channel, message.frame, '', message.exceptSocketId);
         };
         const found = this.apps.findById(message.appId);
         if (found instanceof Promise) {

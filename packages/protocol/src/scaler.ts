@@ -94,6 +94,11 @@ export interface Scaler {
   /** Resolves to true when that was the user's last socket in the channel anywhere. */
   leavePresence(appId: string, channel: string, socketId: string, userId: string): Promise<boolean>;
   presenceMembers(appId: string, channel: string): Promise<PresenceMember[]>;
+  /**
+   * Whether a user is a member of a presence channel anywhere. Optional: the
+   * engine falls back to `presenceMembers`, which costs more on big channels.
+   */
+  isPresenceMember?(appId: string, channel: string, userId: string): Promise<boolean>;
   userCount(appId: string, channel: string): Promise<number>;
 
   storeCachedEvent(appId: string, channel: string, frame: string, ttlSeconds: number): Promise<void>;

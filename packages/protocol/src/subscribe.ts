@@ -134,7 +134,7 @@ async function register(server: RealtimeServer, connection: Connection, channel:
       membership.active = true;
     }
     if (joined.firstForUser) {
-      server.broadcast(app, channel, memberAddedFrame(channel, member.userId, member.userInfo), 'pusher_internal:member_added', socketId);
+      server.broadcastMemberChange({ app, channel, userId: member.userId, present: true, frame: memberAddedFrame(channel, member.userId, member.userInfo), exceptSocketId: socketId });
       server.events.emit('member.added', { app, channel, userId: member.userId });
     }
   }
@@ -198,6 +198,6 @@ async function leavePresence(server: RealtimeServer, connection: Connection, cha
 
 /** Tells a channel, on every node, that a presence user left it. */
 export function announceMemberRemoved(server: RealtimeServer, app: App, channel: string, userId: string): void {
-  server.broadcast(app, channel, memberRemovedFrame(channel, userId), 'pusher_internal:member_removed');
+  server.broadcastMemberChange({ app, channel, userId, present: false, frame: memberRemovedFrame(channel, userId) });
   server.events.emit('member.removed', { app, channel, userId });
 }
