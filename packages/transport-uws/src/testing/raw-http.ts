@@ -19,6 +19,8 @@ export interface RawRequestOptions {
   timeoutMs?: number;
   /** After the answer, wait (up to the timeout) for the server to close the connection. Default false. */
   waitForClose?: boolean;
+  /** Send the head in two writes 50 ms apart, split at this offset, so the server reads it in two parts. */
+  splitHeadAt?: number;
 }
 
 /**
@@ -57,8 +59,14 @@ export function rawRequest(port: number, head: string | Buffer, options: RawRequ
       serverClosed = true;
       finish();
     });
-    socket.write(head);
     void (async () => {
+      const split = options.splitHeadAt;
+      if (split === undefined) socket.write(head);
+      else {
+        socket.write(head.slice(0, split));
+        await new Promise((r) => setTimeout(r, 50));
+        if (!socket.destroyed) socket.write(head.slice(split));
+      }
       for (const chunk of options.bodyChunks ?? []) {
         if (serverClosed || settled || socket.destroyed) return;
         const flushed = socket.write(chunk);
