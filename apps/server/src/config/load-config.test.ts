@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './load-config.js';
+import { redactSecrets, secretsInText, secretsInValue } from './safe-config-errors.js';
 import { toApp } from './to-apps.js';
 
 function file(name: string, content: string): string {
@@ -50,3 +51,62 @@ describe('loadConfig', () => {
     await expect(loadConfig({ file: duplicate, env: {} })).rejects.toThrow('applications: every key must be unique');
   });
 });
+
+describe('configuration errors never quote a secret', () => {
+  const secret = 'Zq7wK2pX9vB4mN1s';
+  const messageOf = async (name: string, content: string, env: NodeJS.ProcessEnv = {}) => {
+    const error = await loadConfig({ file: file(name, content), env }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  };
+
+  it('names line, column and key path of a YAML syntax error, without the code frame', async () => {
+    const message = await messageOf('s.yaml', `applications:\n  - id: 1\n    key: k\n    secret: ${secret}: oops\n`);
+    expect(message).not.toContain(secret);
+    expect(message).toContain('is not valid YAML at line 4, column');
+    // The rest of that line was read as a nested key: shown as `*`, as text that may be a value.
+    expect(message).toContain('(in applications.0.secret.*)');
+    expect(message).toContain('quote values that contain ": "');
+  });
+
+  it('names the position of a JSON syntax error, without the snippet V8 puts in its message', async () => {
+    const message = await messageOf('s.json', `{"applications": [{"id": "1", "key": "k", "secret": ${secret}}]}`);
+    expect(message).not.toContain(secret);
+    expect(message).toMatch(/is not valid JSON at line 1, column 53 \(in applications\.0\.secret\): expected a value/);
+  });
+
+  it('does not quote an alias name, a tag or an unknown key made of a secret', async () => {
+    expect(await messageOf('a.yaml', `applications:\n  - { id: 1, key: k, secret: *${secret} }\n`)).not.toContain(secret);
+    const tagged = await messageOf('t.yaml', `applications:\n  - { id: 1, key: k, secret: !${secret} }\nnope: 1\n`);
+    expect(tagged).not.toContain(secret);
+    expect(tagged).toContain('Unrecognized key: "nope"');
+    const asKey = await messageOf('k.yaml', `applications:\n  - id: 1\n    key: k\n    secret:\n    ${secret}: x\n`);
+    expect(asKey).not.toContain(secret);
+    expect(asKey).toContain('applications.0: Unrecognized key: "*"');
+  });
+
+  it('names the environment variable of an invalid override, never its value', async () => {
+    const message = await messageOf('e.json', '{}', { REALTIME_APP_ID: '1', REALTIME_APP_SECRET: secret, REALTIME_PORT: 'x' });
+    expect(message).not.toContain(secret);
+    expect(message).toContain('applications.0.key: Invalid input: expected string, received undefined (set by REALTIME_APP_KEY)');
+    expect(message).toContain('servers.main.port: Invalid input: expected number, received NaN (set by REALTIME_PORT)');
+  });
+
+  it('as a last guard, knows where secrets are in a document, parsed or not, and cuts them out of a message', () => {
+    const text = [
+      'applications:',
+      `  - { id: 1, key: public-key, secret: "${secret}", max_connections: 5 }`,
+      `redis: { url: "redis://user:p4ssw0rd-x@127.0.0.1:6379" }`,
+      'webhooks:',
+      `  - { url: "https://h.example/in?token=t0k3n-abc", headers: { X-Custom: "${secret}-h" } }`,
+    ].join('\n');
+    const fromText = secretsInText(text);
+    expect([...fromText]).toEqual(expect.arrayContaining([secret, 'p4ssw0rd-x', 't0k3n-abc']));
+    const fromValue = secretsInValue({ applications: [{ key: 'public-key', secret }], webhooks: [{ url: 'http://h/?sig=s1gnature', headers: { 'X-Custom': `${secret}-h` } }] });
+    expect([...fromValue].sort()).toEqual([secret, `${secret}-h`, 's1gnature'].sort());
+    expect(redactSecrets(`a ${secret}-h b ${secret} c max_connections: 5`, fromValue)).toBe('a [redacted] b [redacted] c max_connections: 5');
+    // The app key is public: it is not a secret to cut.
+    expect(fromValue.has('public-key')).toBe(false);
+  });
+});
+

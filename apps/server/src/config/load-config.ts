@@ -1,11 +1,26 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseDocument } from 'yaml';
 import type { z } from 'zod';
+import {
+  describeYamlProblem,
+  findJsonSyntaxError,
+  formatPath,
+  lineColumn,
+  redactSecrets,
+  secretsInText,
+  secretsInValue,
+  showKey,
+  yamlPathAt,
+} from './safe-config-errors.js';
 import { applicationSchema, configSchema, type Config } from './schema.js';
 
-/** A configuration problem, with every invalid key listed. */
+/**
+ * A configuration problem, with every invalid key listed. The message never
+ * quotes the file or a value: it names line, column and key path (see
+ * safe-config-errors.ts), since it goes to stderr and logs.
+ */
 export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID';
   override readonly name = 'ConfigError';
@@ -26,23 +41,58 @@ export interface LoadedConfig {
   generatedApp: boolean;
 }
 
-async function readConfigFile(file: string): Promise<unknown> {
-  let text: string;
+async function readText(file: string): Promise<string> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (error) {
+    // Node's message names the path and the errno, never the content.
     throw new ConfigError(`cannot read config file ${file}: ${(error as Error).message}`);
-  }
-  try {
-    return ['.yaml', '.yml'].includes(extname(file)) ? parseYaml(text) : JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`config file ${file} is not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
   }
 }
 
-function formatIssues(error: z.ZodError): string {
+function at(text: string, offset: number, path: readonly (string | number)[]): string {
+  const { line, column } = lineColumn(text, offset);
+  return `line ${line}, column ${column}${path.length ? ` (in ${formatPath(path)})` : ''}`;
+}
+
+function parseYamlConfig(file: string, text: string): unknown {
+  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const [error] = document.errors;
+  if (error) {
+    const offset = error.pos[0];
+    throw new ConfigError(`config file ${file} is not valid YAML at ${at(text, offset, yamlPathAt(document.contents, offset))}: ${describeYamlProblem(error.code)}`);
+  }
+  try {
+    return document.toJS({ maxAliasCount: 100 });
+  } catch {
+    // The yaml package names the alias in this message, and an alias is text of the file.
+    throw new ConfigError(`config file ${file} is not valid YAML: an alias (*name) refers to no anchor (&name) before it, or aliases expand too much`);
+  }
+}
+
+function parseJsonConfig(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // V8's message quotes the text around the error; the position is found again without it.
+    const found = findJsonSyntaxError(text);
+    const where = found ? ` at ${at(text, found.offset, found.path)}: expected ${found.expected}` : '';
+    throw new ConfigError(`config file ${file} is not valid JSON${where}`);
+  }
+}
+
+/** Where environment overrides put their values, to say so in errors. */
+type EnvSources = Map<string, string>;
+
+function formatIssues(error: z.ZodError, envSources: EnvSources): string {
   return error.issues
-    .map((issue) => `  - ${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .map((issue) => {
+      // zod's own message for unknown keys quotes them; a key may be a value a broken document turned into one.
+      const message = issue.code === 'unrecognized_keys' ? `Unrecognized key${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.map((key) => `"${showKey(key)}"`).join(', ')}` : issue.message;
+      const path = issue.path.map((segment) => (typeof segment === 'symbol' ? '*' : segment));
+      const source = envSources.get(path.slice(0, 3).join('.')) ?? envSources.get(path.slice(0, 2).join('.'));
+      return `  - ${formatPath(path)}: ${message}${source ? ` (set by ${source})` : ''}`;
+    })
     .join('\n');
 }
 
@@ -56,36 +106,65 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * REALTIME_APP_ID, REALTIME_APP_KEY, REALTIME_APP_SECRET (replace the app list with one app);
  * REDIS_URL (turns scaling on with that Redis); REALTIME_DEBUG=true (debug logging).
  */
-function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): void {
+function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): EnvSources {
+  const sources: EnvSources = new Map();
   const defaultName = typeof raw['default'] === 'string' ? raw['default'] : 'main';
   const servers = isRecord(raw['servers']) ? raw['servers'] : (raw['servers'] = {});
   const server = isRecord(servers[defaultName]) ? servers[defaultName] : (servers[defaultName] = {});
-  if (env['REALTIME_HOST']) server['host'] = env['REALTIME_HOST'];
-  if (env['REALTIME_PORT']) server['port'] = Number(env['REALTIME_PORT']);
-  if (env['REALTIME_PATH'] !== undefined) server['path'] = env['REALTIME_PATH'];
+  const fromEnv = (target: Record<string, unknown>, key: string, path: string, name: string, value: unknown) => {
+    target[key] = value;
+    sources.set(path, name);
+  };
+  if (env['REALTIME_HOST']) fromEnv(server, 'host', `servers.${defaultName}.host`, 'REALTIME_HOST', env['REALTIME_HOST']);
+  if (env['REALTIME_PORT']) fromEnv(server, 'port', `servers.${defaultName}.port`, 'REALTIME_PORT', Number(env['REALTIME_PORT']));
+  if (env['REALTIME_PATH'] !== undefined) fromEnv(server, 'path', `servers.${defaultName}.path`, 'REALTIME_PATH', env['REALTIME_PATH']);
   if (env['REALTIME_APP_ID'] || env['REALTIME_APP_KEY'] || env['REALTIME_APP_SECRET']) {
     raw['applications'] = [{ id: env['REALTIME_APP_ID'], key: env['REALTIME_APP_KEY'], secret: env['REALTIME_APP_SECRET'] }];
+    sources.set('applications.0.id', 'REALTIME_APP_ID').set('applications.0.key', 'REALTIME_APP_KEY').set('applications.0.secret', 'REALTIME_APP_SECRET');
   }
   if (env['REDIS_URL']) {
     const scaling = isRecord(raw['scaling']) ? raw['scaling'] : (raw['scaling'] = {});
     scaling['enabled'] = true;
     scaling['server'] = { ...(isRecord(scaling['server']) ? scaling['server'] : {}), url: env['REDIS_URL'] };
+    sources.set('scaling.server.url', 'REDIS_URL');
   }
   if (env['REALTIME_DEBUG'] === 'true') {
     const logging = isRecord(raw['logging']) ? raw['logging'] : (raw['logging'] = {});
     logging['debug_enabled'] = true;
   }
+  return sources;
 }
 
-/** Reads, overrides and validates the configuration; throws ConfigError naming each bad key. */
+/**
+ * Reads, overrides and validates the configuration; throws ConfigError
+ * naming each bad key, and never a value: whatever was found under a
+ * secret-looking key (in the file, parsed or not, and in the environment) is
+ * cut out of the message as a last guard.
+ */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const env = options.env ?? process.env;
-  const raw = options.file ? await readConfigFile(options.file) : {};
+  const secrets = secretsInValue({ secret: env['REALTIME_APP_SECRET'], url: env['REDIS_URL'] });
+  try {
+    return await loadUnguarded(options, env, secrets);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(redactSecrets(error.message, secrets));
+    throw error;
+  }
+}
+
+async function loadUnguarded(options: LoadConfigOptions, env: NodeJS.ProcessEnv, secrets: Set<string>): Promise<LoadedConfig> {
+  let raw: unknown = {};
+  if (options.file) {
+    const text = await readText(options.file);
+    secretsInText(text, secrets);
+    raw = ['.yaml', '.yml'].includes(extname(options.file)) ? parseYamlConfig(options.file, text) : parseJsonConfig(options.file, text);
+    secretsInValue(raw, secrets);
+  }
   if (!isRecord(raw)) throw new ConfigError('the configuration must be an object');
-  applyEnv(raw, env);
+  const envSources = applyEnv(raw, env);
 
   const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`invalid configuration:\n${formatIssues(parsed.error)}`);
+  if (!parsed.success) throw new ConfigError(`invalid configuration:\n${formatIssues(parsed.error, envSources)}`);
   const config = parsed.data;
 
   const server = config.servers[config.default];
