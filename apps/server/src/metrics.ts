@@ -1,5 +1,6 @@
 import type { RealtimeServer } from '@org/protocol';
 import type { RateLimitKind as ApiRateLimitKind } from '@org/rest-api';
+import type { TransportCallback, TransportRefusal } from '@org/transport-uws';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DeliveryObserver } from './webhooks/index.js';
 
@@ -52,10 +53,42 @@ export function createMetrics() {
     return { app_id: appId || 'none', method, status };
   });
   const rateLimited = new Counter({ name: 'realtime_rate_limited_total', help: 'Requests and client events refused by a rate limit', labelNames: ['app_id', 'kind'], registers: [registry] });
+  const subscriptionsRefused = new Counter({
+    name: 'realtime_subscriptions_refused_total',
+    help: 'Subscriptions refused: invalid_channel, auth, invalid_presence_data, presence_full or channel_limit (max_channels_per_connection)',
+    labelNames: ['app_id', 'reason'],
+    registers: [registry],
+  });
+  // Tallied: under a flood this counts every dropped frame.
+  const framesRefused = talliedCounter(
+    registry,
+    'realtime_frames_refused_total',
+    'Client frames refused before any handler: invalid_json, too_deep (max_json_depth), invalid_shape or rate_limited (max_frames_per_second)',
+    ['app_id', 'reason'],
+    (key) => {
+      const [appId = '', reason = ''] = key.split('\u0000');
+      return { app_id: appId, reason };
+    },
+  );
+  const floodClosed = new Counter({ name: 'realtime_connections_flood_closed_total', help: 'Connections closed (4100) for flooding far over max_frames_per_second', labelNames: labels, registers: [registry] });
+  const handlerFailures = new Counter({
+    name: 'realtime_handler_failures_total',
+    help: 'Frames or cluster messages whose handler failed (a bug or a scaler error): answered, logged, the node kept running',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
   const webhookDeliveries = new Counter({ name: 'realtime_webhook_deliveries_total', help: 'Webhook requests a receiver accepted (2xx)', labelNames: labels, registers: [registry] });
   const webhookEvents = new Counter({ name: 'realtime_webhook_events_delivered_total', help: 'Webhook events in accepted requests', labelNames: labels, registers: [registry] });
   const webhookFailures = new Counter({ name: 'realtime_webhook_failures_total', help: 'Failed webhook attempts (each is retried while the retry window lasts)', labelNames: ['app_id', 'reason'], registers: [registry] });
   const webhookDropped = new Counter({ name: 'realtime_webhook_events_dropped_total', help: 'Webhook events given up: queue_full (oldest over max_queue_bytes), expired (5 min of retries) or shutdown', labelNames: ['app_id', 'reason'], registers: [registry] });
+  // Not per app: the transport refuses these before (or without) knowing the app. Both label sets are fixed by the transport.
+  const transportRefused = new Counter({
+    name: 'realtime_transport_refused_total',
+    help: 'Refused at a transport size limit: frame_too_large (WebSocket close 1009), body_too_large (HTTP 413), head_too_large (HTTP 431)',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  const transportErrors = new Counter({ name: 'realtime_transport_errors_total', help: 'Exceptions caught in uWebSockets.js callbacks (a bug), by callback; the process kept running', labelNames: ['where'], registers: [registry] });
 
   const webhookObserver: DeliveryObserver = {
     delivered(appId, events) {
@@ -84,6 +117,10 @@ export function createMetrics() {
         bytesIn(connection.app.id, bytes);
       });
       server.events.on('client.event.rate_limited', ({ app }) => rateLimited.inc({ app_id: app.id, kind: 'client_events' }));
+      server.events.on('subscription.refused', ({ app, reason }) => subscriptionsRefused.inc({ app_id: app.id, reason }));
+      server.events.on('frame.refused', ({ app, reason }) => framesRefused(`${app.id}\u0000${reason}`));
+      server.events.on('connection.flood_closed', ({ app }) => floodClosed.inc({ app_id: app.id }));
+      server.events.on('handler.failed', ({ kind }) => handlerFailures.inc({ kind }));
       server.events.on('message.sent', ({ app, recipients, bytes }) => {
         if (recipients === 0) return;
         messagesOut(app.id, recipients);
@@ -98,6 +135,14 @@ export function createMetrics() {
     /** Called each time an HTTP API rate limit refuses a request (client events are counted from engine events). */
     recordRateLimited(appId: string, kind: RateLimitKind): void {
       rateLimited.inc({ app_id: appId, kind });
+    },
+    /** Pass as the transport's `onRefused`. */
+    recordTransportRefusal(reason: TransportRefusal): void {
+      transportRefused.inc({ reason });
+    },
+    /** Called from the transport's `onError`. */
+    recordTransportError(where: TransportCallback): void {
+      transportErrors.inc({ where });
     },
     /** Pass to `createWebhooks({ observer })`. */
     webhookObserver,

@@ -23,6 +23,8 @@ export const serverSchema = z.strictObject({
   protocol_version: z.union([z.literal('7'), z.literal(7)]).default('7'),
   options: z.strictObject({ tls: tlsSchema.optional() }).default({}),
   max_request_size: z.number().int().positive().default(10_000),
+  /** Bytes of an HTTP request line and headers (WebSocket upgrades too); over it: 431. 16 KiB, Node.js's default. */
+  max_request_head_size: z.number().int().min(256).max(512 * 1024).default(16 * 1024),
   ping_interval: seconds.optional(),
   activity_timeout: seconds.optional(),
   /** Seconds to wait for in-flight work on shutdown before exiting. */
@@ -59,6 +61,12 @@ export const applicationSchema = z.strictObject({
   max_backend_events_per_second: z.number().int().positive().optional(),
   max_frontend_events_per_second: z.number().int().positive().optional(),
   max_read_requests_per_second: z.number().int().positive().optional(),
+  /** Channels one connection may hold; past it a subscription is refused (LimitReached). */
+  max_channels_per_connection: z.number().int().positive().default(100),
+  /** Frames of any kind one connection may send per second (4301 over it, close 4100 when flooding). */
+  max_frames_per_second: z.number().int().positive().default(100),
+  /** Deepest nesting of arrays and objects accepted in JSON from clients. */
+  max_json_depth: z.number().int().positive().max(1_000).default(64),
   webhooks: z.array(webhookSchema).default([]),
 });
 

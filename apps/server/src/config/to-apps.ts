@@ -26,6 +26,9 @@ export function toApp(app: ApplicationConfig, server: ServerConfig, rateLimiter?
     activityTimeout: app.activity_timeout ?? server.activity_timeout ?? 30,
     pingInterval: app.ping_interval ?? server.ping_interval ?? 60,
     maxMessageSize: app.max_message_size,
+    maxChannelsPerConnection: app.max_channels_per_connection,
+    maxFramesPerSecond: app.max_frames_per_second,
+    maxJsonDepth: app.max_json_depth,
     ...(app.max_presence_members ? { maxPresenceMembers: app.max_presence_members } : {}),
     ...(clientEventsPerSecond ? { maxClientEventsPerSecond: clientEventsPerSecond } : {}),
   });
