@@ -1,0 +1,29 @@
+import { runEngineModelConformance } from '@org/protocol/testing';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRedisScaler } from './index.js';
+import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
+
+const redis = await testRedis();
+
+if (redis) {
+  const client = new Redis(redis.url);
+  afterAll(async () => {
+    client.disconnect();
+    await redis.stop();
+  });
+  // A prefix per generated run: every run's nodes form a fresh cluster.
+  const createNodes = async (count: number) => {
+    const prefix = uniquePrefix('model');
+    return Array.from({ length: count }, () => createRedisScaler({ redis: client, prefix }));
+  };
+  runEngineModelConformance('redis scaler, two engines', { engines: 2, runs: 20, createNodes });
+  runEngineModelConformance('redis scaler, three engines', { engines: 3, runs: 10, createNodes });
+} else {
+  describe('redis scaler engine model', () => {
+    it('needs Redis', () => {
+      console.warn(skipMessage);
+      expect(inCI).toBe(false);
+    });
+  });
+}
