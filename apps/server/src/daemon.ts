@@ -7,6 +7,7 @@ import type { Config } from './config/schema.js';
 import { toApp } from './config/to-apps.js';
 import type { Logging } from './logging.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { listenForMetrics, type MetricsListener } from './metrics-listener.js';
 import { createRateLimits } from './rate-limiting/create-rate-limits.js';
 import { createConfiguredScaler } from './scaling/create-scaler.js';
 import { createWebhooks } from './webhooks/index.js';
@@ -87,7 +88,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     maxRequestSize: serverConfig.max_request_size,
     pathPrefix: serverConfig.path,
     ready: () => !engine.draining,
-    metrics: () => metrics.render(),
+    // On the public port only when enabled and not moved to a listener of its own (404 otherwise).
+    ...(config.metrics.enabled && config.metrics.port === undefined ? { metrics: () => metrics.render() } : {}),
     onResponse: ({ app, method, route, status }) => {
       metrics.recordHttp(app?.id, method, status);
       engine.events.emit('http.api.response', { app, method, route, status });
@@ -123,6 +125,14 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   if (onClusterRestart) engine.events.on('cluster.restart', () => onClusterRestart());
   await engine.start();
 
+  const separateMetrics = config.metrics.enabled && config.metrics.port !== undefined ? { host: config.metrics.host, port: config.metrics.port } : undefined;
+  let metricsListener: MetricsListener | undefined;
+  const stopMetricsListener = () => {
+    const closing = metricsListener?.close();
+    metricsListener = undefined;
+    return closing;
+  };
+
   let stopping: Promise<void> | undefined;
   return {
     engine,
@@ -132,13 +142,26 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     },
     async listen(port) {
       const listening = await transport.listen(port);
+      if (separateMetrics) {
+        try {
+          metricsListener = await listenForMetrics({ ...separateMetrics, render: () => metrics.render() });
+        } catch (error) {
+          transport.stopListening();
+          throw error;
+        }
+        log.info({ host: separateMetrics.host, port: metricsListener.port }, 'metrics listening');
+      }
       log.info({ host: serverConfig.host, port: listening, path: serverConfig.path, tls: Boolean(tls) }, 'listening');
       return listening;
     },
-    stopListening: () => transport.stopListening(),
+    stopListening: () => {
+      transport.stopListening();
+      void stopMetricsListener();
+    },
     stop(reason) {
       stopping ??= (async () => {
         transport.stopListening();
+        await stopMetricsListener();
         await engine.stop(reason);
         const deadline = Date.now() + serverConfig.shutdown_grace_period * 1000;
         const webhooksDrained = webhooks.stop(deadline);

@@ -171,6 +171,9 @@ async function loadUnguarded(options: LoadConfigOptions, env: NodeJS.ProcessEnv,
   if (!server) throw new ConfigError(`default: no server named "${config.default}" in servers`);
   if (options.host !== undefined) server.host = options.host;
   if (options.port !== undefined) server.port = options.port;
+  if (config.metrics.enabled && config.metrics.port !== undefined && config.metrics.port !== 0 && config.metrics.port === server.port) {
+    throw new ConfigError(`metrics.port: must differ from the port of servers.${showKey(config.default)} (${server.port}); leave it out to serve /metrics on that port`);
+  }
 
   const ids = new Set(config.applications.map((app) => app.id));
   const keys = new Set(config.applications.map((app) => app.key));

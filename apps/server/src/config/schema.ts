@@ -122,6 +122,18 @@ export const configSchema = z.strictObject({
       scopes: z.record(z.string(), z.boolean()).default({}),
     })
     .default({ enabled: true, debug_enabled: false, log_file: 'realtime', scopes: {} }),
+  /**
+   * `GET /metrics`: on the public port by default; with `port`, only on a
+   * listener of its own (loopback unless `host` says otherwise); nowhere when
+   * `enabled` is false.
+   */
+  metrics: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      host: z.string().min(1).default('127.0.0.1'),
+      port: port.optional(),
+    })
+    .default({ enabled: true, host: '127.0.0.1' }),
 });
 
 export type Config = z.infer<typeof configSchema>;
