@@ -152,7 +152,7 @@ describe('hooks that throw', () => {
       const client = await connectClient(broken.port);
       client.ws.send('x'.repeat(300));
       expect((await client.closed).code).toBe(1009);
-      const answer = await rawRequest(broken.port, `POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n`);
+      const answer = await rawRequest(broken.port, `POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\n\r\n`);
       expect(answer.status).toBe(413);
       await pong(await connectClient(broken.port));
     } finally {

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import { HEADER_LINE_OVERHEAD, requestLineSize, type TransportRefusalHandler } from './limits.js';
+import { DISCARD_ALLOWANCE, HEADER_LINE_OVERHEAD, requestLineSize, type TransportRefusalHandler } from './limits.js';
 import { DEFAULT_MAX_REQUEST_HEAD_SIZE } from './options.js';
 import { routedUrl, toFetchHeaders } from './routed-request.js';
 import { createRateLimitedReporter, reportSafely, type TransportErrorHandler } from './transport-errors.js';
@@ -172,11 +172,12 @@ export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptio
       return exchange.writeError(431, `the request head is larger than ${maxHeadBytes} bytes`, true);
     }
     const declaredLength = Number(headers['content-length'] ?? '0');
-    if (declaredLength > maxBodyBytes) {
+    const tooLarge = `the request body is larger than ${maxBodyBytes} bytes`;
+    if (declaredLength > maxBodyBytes + DISCARD_ALLOWANCE) {
       refused('body_too_large');
-      return exchange.writeError(413, `the request body is larger than ${maxBodyBytes} bytes`, true);
+      return exchange.writeError(413, tooLarge, true);
     }
-    const hasBody = !methodsWithoutBody.has(method) && (declaredLength > 0 || headers['transfer-encoding'] !== undefined);
+    const hasBody = declaredLength > maxBodyBytes || (!methodsWithoutBody.has(method) && (declaredLength > 0 || headers['transfer-encoding'] !== undefined));
 
     const viaFetch = async (body: Buffer | undefined): Promise<void> => {
       try {
@@ -210,16 +211,24 @@ export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptio
 
     if (!hasBody) return respondSafely(undefined);
 
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let received = 0;
+    let refusing = false;
     res.onData((chunk, isLast) => {
       try {
         if (exchange.done) return;
         received += chunk.byteLength;
-        if (received > maxBodyBytes) {
+        if (!refusing && received > maxBodyBytes) {
+          refusing = true;
+          chunks = [];
           refused('body_too_large');
-          // Closing the connection stops uWS reading the rest: no more than the limit is ever held.
-          return exchange.writeError(413, `the request body is larger than ${maxBodyBytes} bytes`, true);
+        }
+        if (refusing) {
+          // Discarded, never held. Within the allowance the 413 waits for the body's end, so a client still
+          // uploading reads it instead of a reset; past it, closing stops uWS reading at all.
+          if (received > maxBodyBytes + DISCARD_ALLOWANCE) return exchange.writeError(413, tooLarge, true);
+          if (isLast) exchange.writeError(413, tooLarge);
+          return;
         }
         // The ArrayBuffer is neutered after this callback: copy it.
         chunks.push(Buffer.from(new Uint8Array(chunk)));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { TransportRefusal } from './limits.js';
+import { DISCARD_ALLOWANCE, type TransportRefusal } from './limits.js';
 import { rawRequest } from './testing/raw-http.js';
 import { startTransport, type TransportFixture } from './testing/transport-fixture.js';
 
@@ -34,15 +34,36 @@ describe('HTTP bodies over maxRequestSize', () => {
     expect(JSON.parse(answer.body)).toEqual({ bytes: maxBody });
   });
 
-  it('refuses a declared Content-Length over the limit with 413 and a JSON error, closes, and never calls the handler', async () => {
+  it('refuses a body a little over the limit with 413 and a JSON error once it is sent, keeps the connection, never calls the handler', async () => {
     const before = { refusals: refusals.length, handled };
-    const answer = await rawRequest(fixture.port, post(`Content-Length: ${maxBody + 1}\r\n`) + 'a'.repeat(maxBody + 1), { waitForClose: true });
+    const answer = await rawRequest(fixture.port, post(`Content-Length: ${maxBody + 1}\r\n`) + 'a'.repeat(maxBody + 1), { waitForClose: true, timeoutMs: 300 });
     expect(answer.status).toBe(413);
     expect(answer.headers['content-type']).toBe('application/json; charset=UTF-8');
     expect(JSON.parse(answer.body)).toEqual({ error: `the request body is larger than ${maxBody} bytes`, code: 413 });
-    expect(answer.closedByServer).toBe(true);
+    expect(answer.closedByServer).toBe(false);
     expect(newRefusals(before.refusals)).toEqual(['body_too_large']);
     expect(handled).toBe(before.handled);
+  });
+
+  it('answers a streamed upload over the limit with the 413, not a reset, so fetch can read it', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 12; i++) controller.enqueue(new Uint8Array(200).fill(97));
+        controller.close();
+      },
+    });
+    const response = await fetch(`http://127.0.0.1:${fixture.port}/apps/1/events`, { method: 'POST', body, duplex: 'half' } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ error: `the request body is larger than ${maxBody} bytes`, code: 413 });
+  });
+
+  it('refuses a declared Content-Length past the discard allowance at once, before any body, and closes', async () => {
+    const before = refusals.length;
+    const answer = await rawRequest(fixture.port, post(`Content-Length: ${maxBody + DISCARD_ALLOWANCE + 1}\r\n`), { waitForClose: true });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 413 });
+    expect(answer.closedByServer).toBe(true);
+    expect(newRefusals(before)).toEqual(['body_too_large']);
   });
 
   it('stops reading a chunked body once it passes the limit: 413, and the connection is closed instead of drained', async () => {
@@ -54,7 +75,8 @@ describe('HTTP bodies over maxRequestSize', () => {
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toMatchObject({ code: 413 });
     expect(answer.closedByServer).toBe(true);
-    // Without the close, uWS would read (and throw away) all 32 MiB; what got written is what the kernel buffers held.
+    // Without the close, uWS would read (and throw away) all 32 MiB; it stops after DISCARD_ALLOWANCE,
+    // and what got written past that is what the kernel's buffers held.
     expect(answer.bodyBytesWritten).toBeLessThan(chunks.length * framed.byteLength);
     expect(newRefusals(before)).toEqual(['body_too_large']);
     expect(fixture.transport.inFlightRequests).toBe(0);

@@ -24,6 +24,14 @@ export function uwsPayloadCeiling(maxPayloadLength: number): number {
   return maxPayloadLength * 2;
 }
 
+/**
+ * Bytes past `maxRequestSize` read and thrown away before a refused body's
+ * connection is closed. Closing at once makes a client still uploading see a
+ * reset (EPIPE) instead of the 413; reading an unbounded body to its end would
+ * let a client keep the server busy for free.
+ */
+export const DISCARD_ALLOWANCE = 64 * 1024;
+
 /** uWS's close reason when it dropped a connection for a frame over its own limit. */
 export const UWS_TOO_BIG_REASON = 'Received too big message';
 

@@ -15,7 +15,7 @@ const bytes = (key: string, min: number, max: number) =>
   z
     .number({ error: `${key} must be a number of bytes` })
     .int({ error: `${key} must be an integer number of bytes` })
-    .min(min, { error: `${key} must be at least ${min} byte${min === 1 ? "" : "s"}` })
+    .min(min, { error: `${key} must be at least ${min} byte${min === 1 ? '' : 's'}` })
     .max(max, { error: `${key} must be at most ${max} bytes` })
     .optional();
 
