@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createPrivateKey } from 'node:crypto';
 import { createStaticAppProvider, RealtimeServer, type App, type Scaler } from '@org/protocol';
 import { createPusherApi, createPusherApiHandler, type PusherApiOptions, type RateLimitKind } from '@org/rest-api';
-import { createUwsServer, type TlsOptions, type UwsServer } from '@org/transport-uws';
+import { createRateLimitedReporter, createUwsServer, type TlsOptions, type UwsServer } from '@org/transport-uws';
 import type { Config } from './config/schema.js';
 import { toApp } from './config/to-apps.js';
 import type { Logging } from './logging.js';
@@ -109,6 +109,10 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const endpoints = createPusherApiHandler(apiOptions);
 
   const tls = serverConfig.options.tls ? await checkTls(serverConfig.options.tls) : undefined;
+  // A bug hit on every frame must not flood the log: the first of each kind at once, then one a minute with a count.
+  const logTransportError = createRateLimitedReporter({
+    write: (error, where, suppressed) => log.error({ err: error, where, suppressed }, 'an exception escaped the engine into a transport callback; caught, the server keeps running'),
+  });
   const transport: UwsServer = await createUwsServer({
     server: engine,
     fetch: api.fetch,
@@ -118,7 +122,13 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     path: serverConfig.path,
     tls,
     maxRequestSize: serverConfig.max_request_size,
+    maxRequestHeadSize: serverConfig.max_request_head_size,
     allowFallback: options.allowUwsFallback ?? false,
+    onRefused: (reason) => metrics.recordTransportRefusal(reason),
+    onError: (error, where) => {
+      metrics.recordTransportError(where);
+      logTransportError(error, where);
+    },
   });
 
   const { onClusterRestart } = options;
