@@ -1,12 +1,21 @@
 import type { ClusterMessage } from '@org/protocol';
 
 /**
- * Wire format of the bus: `{"n":"<nodeId>","m":<message>}`, serialised once
- * per publish. The frame inside a broadcast stays a string, so receivers hand
- * it to their sockets without re-encoding it.
+ * Wire format of the bus: `{"n":"<nodeId>","s":<seq>,"m":<message>}`. The
+ * message is serialised once per publish; a broadcast's frame stays a string
+ * inside it, so receivers hand it to their sockets without re-encoding it.
+ * `s` numbers a node's messages in the order it sends them (from 1), so a
+ * receiver drops a message it already had (resent after a failed PUBLISH whose
+ * effect was unknown) and counts the ones it missed. External publishers
+ * (`publishClusterMessage`) send no `s`.
  */
 export function encodeMessage(nodeId: string, message: ClusterMessage): string {
   return `{"n":${JSON.stringify(nodeId)},"m":${JSON.stringify(message)}}`;
+}
+
+/** A node's payload from its own prefix, a sequence number and the message body (`JSON.stringify(message)`). */
+export function sequencedPayload(ownPrefix: string, seq: number, body: string): string {
+  return `${ownPrefix}"s":${seq},"m":${body}}`;
 }
 
 /** The prefix of this node's own messages, recognised without parsing them. */
@@ -14,19 +23,42 @@ export function ownMessagePrefix(nodeId: string): string {
   return `{"n":${JSON.stringify(nodeId)},`;
 }
 
-const isString = (value: unknown): value is string => typeof value === 'string';
+/** A decoded bus payload: the message, and who sent it with which number when it says so. */
+export interface Envelope {
+  message: ClusterMessage;
+  node: string | undefined;
+  seq: number | undefined;
+}
 
-/** Parses and checks a bus payload; undefined for anything that is not a cluster message. */
-export function decodeMessage(payload: string): ClusterMessage | undefined {
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Parses and checks a bus payload; undefined for anything that is not a well-formed envelope. Never throws. */
+export function decodeEnvelope(payload: string): Envelope | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(payload);
   } catch {
+    // Malformed JSON, and also input so deeply nested that the parser runs out of stack.
     return undefined;
   }
-  const message = (parsed as { m?: unknown } | null)?.m as Record<string, unknown> | undefined;
-  if (typeof message !== 'object' || message === null) return undefined;
-  switch (message.type) {
+  if (!isObject(parsed)) return undefined;
+  const { n: node, s: seq } = parsed;
+  if (node !== undefined && !isString(node)) return undefined;
+  if (seq !== undefined && !(Number.isSafeInteger(seq) && (seq as number) > 0)) return undefined;
+  const message = toMessage(parsed['m']);
+  return message && { message, node, seq: seq as number | undefined };
+}
+
+/** Parses and checks a bus payload; undefined for anything that is not a cluster message. Never throws. */
+export function decodeMessage(payload: string): ClusterMessage | undefined {
+  return decodeEnvelope(payload)?.message;
+}
+
+/** A fresh, well-formed message with exactly the known fields, or undefined. */
+function toMessage(message: unknown): ClusterMessage | undefined {
+  if (!isObject(message)) return undefined;
+  switch (message['type']) {
     case 'broadcast': {
       const { appId, channel, frame, exceptSocketId } = message;
       if (!isString(appId) || !isString(channel) || !isString(frame)) return undefined;
@@ -35,9 +67,11 @@ export function decodeMessage(payload: string): ClusterMessage | undefined {
         ? { type: 'broadcast', appId, channel, frame }
         : { type: 'broadcast', appId, channel, frame, exceptSocketId };
     }
-    case 'terminate-user':
-      if (!isString(message.appId) || !isString(message.userId)) return undefined;
-      return { type: 'terminate-user', appId: message.appId, userId: message.userId };
+    case 'terminate-user': {
+      const { appId, userId } = message;
+      if (!isString(appId) || !isString(userId)) return undefined;
+      return { type: 'terminate-user', appId, userId };
+    }
     case 'restart':
       return { type: 'restart' };
     default:

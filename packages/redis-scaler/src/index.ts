@@ -1,4 +1,4 @@
-export { createRedisScaler, type RedisScaler } from './redis-scaler.js';
+export { createRedisScaler, type RedisScaler, type RedisScalerStats } from './redis-scaler.js';
 export { publishClusterMessage } from './publish-cluster-message.js';
 export { RedisScalerError, type RedisScalerErrorCode } from './errors.js';
 export type { RedisScalerOptions, ScalerLogger } from './options.js';

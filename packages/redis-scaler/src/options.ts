@@ -21,6 +21,13 @@ export interface RedisScalerOptions {
   nodeTimeoutMs?: number;
   /** A Redis command that takes longer counts as an outage; the call falls back to local state, in ms. Default `1000`. */
   commandTimeoutMs?: number;
+  /**
+   * Cluster messages published while Redis is unreachable wait in an ordered outbox and go to the other nodes
+   * once it is back; older ones are dropped, oldest first. In seconds; 0 disables the outbox. Default `30`.
+   */
+  outboxMaxSeconds?: number;
+  /** The outbox's size bound, in bytes of serialised messages; past it the oldest are dropped. 0 disables the outbox. Default `16777216` (16 MiB). */
+  outboxMaxBytes?: number;
   /** Where outages, recoveries and reaped nodes are logged. Default: silent. */
   logger?: ScalerLogger;
 }
@@ -32,6 +39,8 @@ export interface ResolvedOptions {
   heartbeatIntervalMs: number;
   nodeTimeoutMs: number;
   commandTimeoutMs: number;
+  outboxMaxSeconds: number;
+  outboxMaxBytes: number;
   logger: ScalerLogger;
 }
 
@@ -72,6 +81,18 @@ const schema = z
     heartbeatIntervalMs: milliseconds('heartbeatIntervalMs', 50, 60_000, 2_000),
     nodeTimeoutMs: milliseconds('nodeTimeoutMs', 150, 600_000, 6_000),
     commandTimeoutMs: milliseconds('commandTimeoutMs', 10, 60_000, 1_000),
+    outboxMaxSeconds: z
+      .number({ error: 'outboxMaxSeconds must be a number of seconds' })
+      .int({ error: 'outboxMaxSeconds must be a whole number of seconds' })
+      .min(0, { error: 'outboxMaxSeconds must be at least 0 (0 disables the outbox)' })
+      .max(3_600, { error: 'outboxMaxSeconds must be at most 3600 (one hour)' })
+      .default(30),
+    outboxMaxBytes: z
+      .number({ error: 'outboxMaxBytes must be a number of bytes' })
+      .int({ error: 'outboxMaxBytes must be a whole number of bytes' })
+      .min(0, { error: 'outboxMaxBytes must be at least 0 (0 disables the outbox)' })
+      .max(1_073_741_824, { error: 'outboxMaxBytes must be at most 1073741824 (1 GiB)' })
+      .default(16_777_216),
     logger: z.custom<ScalerLogger>(looksLikeLogger, { error: 'logger must have info, warn and error functions' }).optional(),
   })
   .refine((options) => options.nodeTimeoutMs >= 2 * options.heartbeatIntervalMs, {
@@ -101,6 +122,8 @@ export function resolveOptions(options: RedisScalerOptions): ResolvedOptions {
     heartbeatIntervalMs: data.heartbeatIntervalMs,
     nodeTimeoutMs: data.nodeTimeoutMs,
     commandTimeoutMs: data.commandTimeoutMs,
+    outboxMaxSeconds: data.outboxMaxSeconds,
+    outboxMaxBytes: data.outboxMaxBytes,
     logger: options.logger ?? silent,
   };
 }

@@ -1,11 +1,13 @@
 import { frames } from '@org/protocol';
 import type { CachedEvent, ClusterMessage, ClusterMessageHandler, HeldChannel, NodeLoss, NodeLossHandler, PresenceJoin, PresenceMember, Scaler, SocketRemoval } from '@org/protocol';
 import type { Redis, RedisOptions } from 'ioredis';
-import { decodeMessage, encodeMessage, ownMessagePrefix } from './bus-codec.js';
+import { decodeEnvelope, ownMessagePrefix } from './bus-codec.js';
+import { BusPublisher, type PublisherStats } from './bus-publisher.js';
 import { RedisScalerError } from './errors.js';
-import { crashForTests } from './internal.js';
+import { busMessageForTests, crashForTests } from './internal.js';
 import { createKeys, socketMember, type Keys } from './keys.js';
 import { LocalState } from './local-state.js';
+import { SequenceTracker } from './sequence-tracker.js';
 import { resolveOptions, type RedisScalerOptions, type ResolvedOptions } from './options.js';
 import { defineScripts, entry, type ScriptClient, type ScriptPipeline } from './scripts.js';
 import { addRemovalReply, removalCalls, removalWaveChunks } from './socket-removal.js';
@@ -16,6 +18,18 @@ export interface RedisScaler extends Scaler {
   readonly prefix: string;
   /** False while Redis is unreachable or not yet resynchronised: answers then come from this node's own state. */
   readonly connected: boolean;
+  /** Counters and gauges for monitoring (read-only snapshot). */
+  readonly stats: RedisScalerStats;
+}
+
+/** What the daemon can export as metrics: a snapshot, cheap to read on every scrape. */
+export interface RedisScalerStats extends PublisherStats {
+  /** Bus messages from other nodes received twice (a resend after an unconfirmed PUBLISH) and dropped, since start. */
+  duplicateMessages: number;
+  /** Bus messages of other nodes this node never received (gaps in their sequence numbers: it was cut off), since start. */
+  missedMessages: number;
+  /** Malformed bus payloads ignored, since start. */
+  invalidMessages: number;
 }
 
 const OFFLINE = Symbol('offline');
@@ -25,6 +39,9 @@ type Offline = typeof OFFLINE;
 const unlimitedMembers = 2_147_483_647;
 /** Presence changes remembered during an outage, to announce to the other nodes afterwards. */
 const maxOutageAnnouncements = 10_000;
+
+/** How often a node with a held outbox asks whether every node listens on the bus again. */
+const flushPollMs = 50;
 
 /** Entries undone per script call when a node stops gracefully. */
 const drainSliceEntries = 1_000;
@@ -73,15 +90,19 @@ class RedisScalerNode implements RedisScaler {
   #closing: Promise<void> | undefined;
   #synced = false;
   #outageLogged = false;
-  #droppedMessages = 0;
   #invalidMessages = 0;
+  readonly #publisher: BusPublisher;
+  readonly #sequences = new SequenceTracker();
+  /** Nodes in the heartbeat set before the current outage: after one, the outbox waits until as many listen. */
+  #knownNodes = 0;
+  /** When this node was first ready to flush its outbox, waiting for the other nodes to listen. */
+  #flushWaitSince: number | undefined;
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #tryingFlush = false;
   #beating = false;
   #resyncing: Promise<void> | undefined;
   readonly #joinedOffline = new Map<string, PresenceKey & { userInfo: string }>();
   readonly #leftOffline = new Map<string, PresenceKey>();
-  /** Outage announcements waiting until every node listens on the bus again. */
-  #pendingAnnouncements: ClusterMessage[] = [];
-  #pendingSince = 0;
 
   constructor(options: ResolvedOptions) {
     this.#options = options;
@@ -112,6 +133,14 @@ class RedisScalerNode implements RedisScaler {
       }),
     );
     this.#subscriber = options.redis.duplicate({ ...common, enableOfflineQueue: true, autoResubscribe: true, maxRetriesPerRequest: null });
+    this.#publisher = new BusPublisher({
+      redis: this.#commands,
+      busKey: this.#keys.bus,
+      ownPrefix: this.#ownPrefix,
+      outboxMaxBytes: options.outboxMaxBytes,
+      outboxMaxAgeMs: options.outboxMaxSeconds * 1_000,
+      onDown: (error) => this.#markDown(error),
+    });
 
     this.#commands.on('error', (error: unknown) => this.#markDown(error));
     this.#commands.on('close', () => this.#markDown(new Error('connection closed')));
@@ -141,6 +170,15 @@ class RedisScalerNode implements RedisScaler {
     return this.#synced && !this.#closed && listening && isReady(this.#commands);
   }
 
+  get stats(): RedisScalerStats {
+    return {
+      ...this.#publisher.stats,
+      duplicateMessages: this.#sequences.duplicates,
+      missedMessages: this.#sequences.missed,
+      invalidMessages: this.#invalidMessages,
+    };
+  }
+
   async start(onMessage: ClusterMessageHandler, onNodeLost?: NodeLossHandler): Promise<void> {
     this.#assertOpen();
     this.#handler = onMessage;
@@ -154,22 +192,16 @@ class RedisScalerNode implements RedisScaler {
     clearTimeout(timer);
   }
 
+  /**
+   * Sends a message to the other nodes, in publish order. While Redis is
+   * unreachable (or still connecting at start-up) it waits in the outbox, and
+   * so does every message after it until the outbox is flushed.
+   */
   publish(message: ClusterMessage): void {
     if (this.#closed) return;
-    if (this.#commands.status !== 'ready' && !this.#startupSettled) {
-      // Still connecting for the first time: send once connected (in order), or drop after the wait.
-      void this.#firstReady.then(() => this.publish(message));
-      return;
-    }
-    if (this.#commands.status !== 'ready') {
-      this.#droppedMessages++;
-      this.#markDown(new Error('not connected'));
-      return;
-    }
-    this.#commands.publish(this.#keys.bus, encodeMessage(this.nodeId, message)).catch((error: unknown) => {
-      this.#droppedMessages++;
-      this.#markDown(error);
-    });
+    // Still connecting for the first time: held quietly (no outage to log yet), sent once this node is written.
+    if (!this.#startupSettled && !isReady(this.#commands)) this.#publisher.hold();
+    this.#publisher.publish(message);
   }
 
   close(): Promise<void> {
@@ -182,10 +214,23 @@ class RedisScalerNode implements RedisScaler {
     this.#closed = true;
     this.#handler = undefined;
     clearInterval(this.#heartbeat);
+    clearTimeout(this.#flushTimer);
+    await this.#flushAtClose();
     // Graceful stop: everything this node held leaves the cluster state now, not after a timeout.
     await this.#drainOwnState();
     this.#state.clear();
     await Promise.all([quit(this.#commands), quit(this.#subscriber)]);
+  }
+
+  /** Whatever is still held goes to the bus now (the other nodes are listening), or is given up and logged. */
+  async #flushAtClose(): Promise<void> {
+    if (!this.#publisher.holding) return;
+    if (isReady(this.#commands) && (await this.#publisher.flush())) return;
+    const discarded = this.#publisher.discard();
+    const dropped = this.#publisher.takeOutageDrops() + discarded;
+    if (dropped > 0) {
+      this.#options.logger.warn({ node: this.nodeId, prefix: this.prefix, dropped }, 'stopped while redis was unreachable: cluster messages held in the outbox were not delivered to other nodes');
+    }
   }
 
   /**
@@ -209,6 +254,11 @@ class RedisScalerNode implements RedisScaler {
     clearInterval(this.#heartbeat);
     this.#commands.disconnect();
     this.#subscriber.disconnect();
+  }
+
+  /** Test hook: a payload as if it arrived on the bus. */
+  [busMessageForTests](payload: string): void {
+    this.#onBusMessage(this.#keys.bus, payload);
   }
 
   // Connections
@@ -401,6 +451,9 @@ class RedisScalerNode implements RedisScaler {
   /** One log line per outage, however many calls fail during it. */
   #markDown(error: unknown): void {
     this.#synced = false;
+    // From now on cluster messages wait in the outbox until this node is resynchronised and the others listen.
+    this.#publisher.hold();
+    this.#flushWaitSince = undefined;
     if (this.#closed || this.#outageLogged) return;
     this.#outageLogged = true;
     this.#options.logger.warn(
@@ -423,11 +476,13 @@ class RedisScalerNode implements RedisScaler {
 
   #onBusMessage(channel: string, payload: string): void {
     if (channel !== this.#keys.bus || payload.startsWith(this.#ownPrefix)) return;
-    const message = decodeMessage(payload);
-    if (!message) {
+    const envelope = decodeEnvelope(payload);
+    if (!envelope) {
       if (this.#invalidMessages++ === 0) this.#options.logger.warn({ node: this.nodeId, bytes: payload.length }, 'ignored a malformed message on the bus');
       return;
     }
+    const { message, node, seq } = envelope;
+    if (node !== undefined && seq !== undefined && !this.#sequences.accept(node, seq)) return;
     try {
       this.#handler?.(message);
     } catch (error) {
@@ -444,11 +499,13 @@ class RedisScalerNode implements RedisScaler {
       if (this.#commands.status !== 'ready') return;
       const reply = await this.#send((redis) => redis.rsHeartbeat(this.#keys.nodes, this.nodeId, this.#options.nodeTimeoutMs));
       if (reply === OFFLINE) return;
-      const [added, dead] = reply as [number, string[]];
+      const [added, dead, nodes] = reply as [number, string[], number];
+      // Frozen while holding: after Redis restarted empty, the set fills up again only as nodes come back.
+      if (!this.#publisher.holding) this.#knownNodes = Number(nodes);
       // Added means another node reaped this one (an outage, a stalled event loop): put the state back.
       if (!this.#synced || added === 1) await this.#resync();
       for (const nodeId of dead) if (nodeId !== this.nodeId) await this.#reap(nodeId);
-      await this.#flushAnnouncements();
+      if (this.#publisher.holding) await this.#tryFlush();
     } finally {
       this.#beating = false;
     }
@@ -554,16 +611,18 @@ class RedisScalerNode implements RedisScaler {
     this.#synced = true;
     if (this.#outageLogged) {
       this.#outageLogged = false;
+      const { outboxMessages, outboxBytes } = this.#publisher.stats;
       this.#options.logger.info(
-        { node: this.nodeId, prefix: this.prefix, entries: replayed, droppedMessages: this.#droppedMessages },
-        'redis reachable again: state resynchronised, cross-node delivery resumed',
+        { node: this.nodeId, prefix: this.prefix, entries: replayed, outboxMessages, outboxBytes },
+        'redis reachable again: state resynchronised, cross-node delivery resumed (held messages follow once every node listens)',
       );
     }
-    this.#droppedMessages = 0;
-    this.#invalidMessages = 0;
+
+    // The heartbeat set before an outage: the outbox waits for that many listeners (a restarted Redis starts empty).
+    this.#knownNodes = Math.max(this.#knownNodes, Number((results[1]?.[1] as unknown[] | undefined)?.[2] ?? 0));
 
     // Presence changes made during the outage reached only this node's clients; the others hear of them
-    // once they listen again (see #flushAnnouncements).
+    // with the outbox, once they listen again (see #tryFlush).
     const announcements: ClusterMessage[] = [];
     for (const user of joined) {
       const index = firstJoinOf.get(presenceKey(user));
@@ -573,27 +632,58 @@ class RedisScalerNode implements RedisScaler {
     left.forEach((user, i) => {
       if (results[stillPresent[i]!]?.[1] === 0) announcements.push({ type: 'broadcast', appId: user.appId, channel: user.channel, frame: frames.memberRemovedFrame(user.channel, user.userId) });
     });
-    if (announcements.length > 0) {
-      if (this.#pendingAnnouncements.length === 0) this.#pendingSince = Date.now();
-      this.#pendingAnnouncements.push(...announcements.slice(0, 2 * maxOutageAnnouncements - this.#pendingAnnouncements.length));
-    }
+    // Ahead of what was held: a user who joined during the outage is announced before their messages.
+    this.#publisher.prepend(announcements);
+    void this.#tryFlush();
   }
 
   /**
-   * Pub/sub keeps nothing for a node that is not subscribed, and after an
-   * outage every node reconnects on its own schedule: wait until as many
-   * subscribers listen on the bus as nodes heartbeat (or nodeTimeoutMs passed).
+   * Flushes the outbox once this node is resynchronised and the other nodes
+   * listen again. Pub/sub keeps nothing for a node that is not subscribed,
+   * and after an outage every node reconnects on its own schedule: wait until
+   * as many subscribers listen on the bus as there were nodes before the
+   * outage (or as heartbeat now), polling, for at most nodeTimeoutMs (a node
+   * that died meanwhile never comes back).
    */
-  async #flushAnnouncements(): Promise<void> {
-    if (this.#pendingAnnouncements.length === 0) return;
+  async #tryFlush(): Promise<void> {
+    if (this.#closed || !this.#publisher.holding || this.#flushTimer !== undefined || this.#tryingFlush) return;
+    // Not resynchronised yet: the resync calls again when it is done.
+    if (!this.#synced || !isReady(this.#commands)) return;
+    this.#tryingFlush = true;
+    try {
+      await this.#flushWhenListened();
+    } finally {
+      this.#tryingFlush = false;
+    }
+  }
+
+  async #flushWhenListened(): Promise<void> {
+    this.#flushWaitSince ??= Date.now();
     const counts = await this.#send((redis) => Promise.all([redis.pubsub('NUMSUB', this.#keys.bus), redis.zcard(this.#keys.nodes)]));
     if (counts === OFFLINE) return;
     const [numsub, nodes] = counts;
     const listening = Number((numsub as unknown[])[1] ?? 0);
-    if (listening < nodes && Date.now() - this.#pendingSince < this.#options.nodeTimeoutMs) return;
-    const messages = this.#pendingAnnouncements;
-    this.#pendingAnnouncements = [];
-    for (const message of messages) this.publish(message);
+    const ownListening = this.#handler === undefined || this.#subscriber.status === 'ready';
+    const waited = Date.now() - this.#flushWaitSince;
+    if ((listening < Math.max(nodes, this.#knownNodes) || !ownListening) && waited < this.#options.nodeTimeoutMs) {
+      this.#flushTimer = setTimeout(() => {
+        this.#flushTimer = undefined;
+        void this.#tryFlush();
+      }, flushPollMs);
+      this.#flushTimer.unref?.();
+      return;
+    }
+    if (!(await this.#publisher.flush())) return; // a PUBLISH failed: held again until the next resync
+    this.#flushWaitSince = undefined;
+    this.#knownNodes = nodes;
+    const dropped = this.#publisher.takeOutageDrops();
+    if (dropped > 0) {
+      const { outboxMaxSeconds, outboxMaxBytes } = this.#options;
+      this.#options.logger.warn(
+        { node: this.nodeId, prefix: this.prefix, dropped, outboxMaxSeconds, outboxMaxBytes },
+        'cluster messages dropped during the redis outage: the outbox kept only the newest within its bounds',
+      );
+    }
   }
 }
 

@@ -191,13 +191,14 @@ local users, vacated = {}, {}
 for _, raw in ipairs(redis.call('SPOP', KEYS[2], tonumber(ARGV[2]))) do undoRaw(raw, users, vacated) end
 return redis.call('SCARD', KEYS[2])`,
   },
-  // KEYS: nodes. ARGV: nodeId, nodeTimeoutMs. Returns {1 if this node was missing (reaped or new), dead node ids}.
+  // KEYS: nodes. ARGV: nodeId, nodeTimeoutMs.
+  // Returns {1 if this node was missing (reaped or new), dead node ids, number of nodes}.
   rsHeartbeat: {
     numberOfKeys: 1,
     lua: `${redisNowMs}
 local added = redis.call('ZADD', KEYS[1], now, ARGV[1])
 local dead = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', string.format('(%d', now - tonumber(ARGV[2])), 'LIMIT', 0, 100)
-return {added, dead}`,
+return {added, dead, redis.call('ZCARD', KEYS[1])}`,
   },
   // KEYS: nodes, node. ARGV: nodeId, nodeTimeoutMs, force ('1' removes without the liveness check).
   // Only the caller that finds the node still dead and removes it gets the result; others get nil.

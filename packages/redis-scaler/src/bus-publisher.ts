@@ -1,0 +1,202 @@
+import type { ClusterMessage } from '@org/protocol';
+import type { Redis } from 'ioredis';
+import { sequencedPayload } from './bus-codec.js';
+import { Fifo } from './fifo.js';
+import { Outbox, type OutboxEntry } from './outbox.js';
+
+/** A flush sends at most this many messages, or about this many bytes, per round trip. */
+const flushBatchMessages = 1_000;
+const flushBatchBytes = 1_048_576;
+
+/** One PUBLISH on its way; `live` until it is confirmed or put back in the outbox. */
+interface Attempt {
+  entry: OutboxEntry;
+  live: boolean;
+}
+
+export interface BusPublisherOptions {
+  /** The command connection (no offline queue: a command fails at once while Redis is away). */
+  redis: Redis;
+  busKey: string;
+  /** `ownMessagePrefix(nodeId)`. */
+  ownPrefix: string;
+  outboxMaxBytes: number;
+  outboxMaxAgeMs: number;
+  /** A PUBLISH failed or could not be sent: the node is cut off from Redis. */
+  onDown(error: unknown): void;
+}
+
+/** What the daemon can put into /metrics. */
+export interface PublisherStats {
+  /** Messages waiting in the outbox now. */
+  outboxMessages: number;
+  /** Their size in bytes (UTF-8 of the serialised messages). */
+  outboxBytes: number;
+  /** Messages the outbox dropped, oldest first, past its age or byte bound, since start. */
+  outboxDropped: number;
+  /** Messages of this node that never reached the bus, since start: `outboxDropped` plus what `close()` gave up. */
+  droppedMessages: number;
+}
+
+/**
+ * Sends this node's cluster messages to the bus, in the order they were
+ * published, and keeps them in a bounded outbox while the bus is not
+ * reachable (Redis down, or this node not yet resynchronised). While the
+ * outbox holds anything, new messages queue behind it: nothing overtakes a
+ * held message. A PUBLISH that fails is put back in front with its sequence
+ * number, so a resend of a message Redis did run is dropped by the receivers.
+ */
+export class BusPublisher {
+  readonly #options: BusPublisherOptions;
+  readonly #outbox: Outbox;
+  readonly #enabled: boolean;
+  readonly #inFlight = new Fifo<Attempt>();
+  #seq = 0;
+  #holding = false;
+  #flushing = false;
+  #droppedAtClose = 0;
+  /** Outbox drops counted when the current outage began, to log this outage's share once. */
+  #droppedBeforeOutage = 0;
+
+  constructor(options: BusPublisherOptions) {
+    this.#options = options;
+    this.#outbox = new Outbox(options.outboxMaxBytes, options.outboxMaxAgeMs);
+    this.#enabled = options.outboxMaxBytes > 0 && options.outboxMaxAgeMs > 0;
+  }
+
+  /** True from an outage until the outbox is flushed: messages queue instead of going to the bus. */
+  get holding(): boolean {
+    return this.#holding;
+  }
+
+  get stats(): PublisherStats {
+    return {
+      outboxMessages: this.#outbox.size,
+      outboxBytes: this.#outbox.bytes,
+      outboxDropped: this.#outbox.dropped,
+      droppedMessages: this.#outbox.dropped + this.#droppedAtClose,
+    };
+  }
+
+  publish(message: ClusterMessage): void {
+    const body = JSON.stringify(message);
+    const ready = this.#options.redis.status === 'ready';
+    if (!this.#holding && !ready) {
+      this.hold();
+      this.#options.onDown(new Error('not connected'));
+    }
+    if (!this.#holding && ready) {
+      void this.#send({ body, bytes: -1, at: 0 });
+      return;
+    }
+    // Held, or dropped (and counted) by a disabled outbox.
+    const now = Date.now();
+    this.#outbox.push({ body, bytes: Buffer.byteLength(body), at: now }, now);
+  }
+
+  /** Queues every message from now on, until `flush()` empties the outbox. A disabled outbox never holds. */
+  hold(): void {
+    if (this.#holding || !this.#enabled) return;
+    this.#holding = true;
+    this.#droppedBeforeOutage = this.#outbox.dropped;
+  }
+
+  /** Messages that must reach the other nodes before any held one (presence changes of an outage). */
+  prepend(messages: readonly ClusterMessage[]): void {
+    if (messages.length === 0) return;
+    if (!this.#enabled) {
+      // Nothing is held without an outbox: they go now, to whoever listens already.
+      for (const message of messages) this.publish(message);
+      return;
+    }
+    this.hold();
+    const now = Date.now();
+    this.#outbox.requeue(
+      messages.map((message) => {
+        const body = JSON.stringify(message);
+        return { body, bytes: Buffer.byteLength(body), at: now };
+      }),
+      now,
+    );
+  }
+
+  /**
+   * Sends the outbox in order, a batch per round trip, then lets new messages
+   * go straight to the bus. Resolves to true when the outbox was emptied, false
+   * when a PUBLISH failed (the rest waits for the next attempt).
+   */
+  async flush(): Promise<boolean> {
+    if (this.#flushing) return false;
+    this.#flushing = true;
+    try {
+      while (this.#outbox.size > 0) {
+        if (this.#options.redis.status !== 'ready') return false;
+        const batch = this.#outbox.take(flushBatchMessages, flushBatchBytes, Date.now());
+        const sent = await Promise.all(batch.map((entry) => this.#send(entry)));
+        if (sent.includes(false)) return false;
+      }
+      // Checked and released in the same turn: a message published from here on finds the outbox empty.
+      this.#holding = false;
+      return true;
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  /** Outbox drops since the outage began (for its one log line), and starts counting afresh. */
+  takeOutageDrops(): number {
+    const dropped = this.#outbox.dropped - this.#droppedBeforeOutage;
+    this.#droppedBeforeOutage = this.#outbox.dropped;
+    return dropped;
+  }
+
+  /** At close, when the bus cannot be reached: gives up what is held; returns how many. */
+  discard(): number {
+    const count = this.#outbox.clear();
+    this.#droppedAtClose += count;
+    return count;
+  }
+
+  /** One PUBLISH; resolves to false when it failed (and was put back in the outbox). Never rejects. */
+  #send(entry: OutboxEntry): Promise<boolean> {
+    entry.payload ??= sequencedPayload(this.#options.ownPrefix, ++this.#seq, entry.body);
+    const attempt: Attempt = { entry, live: true };
+    this.#inFlight.push(attempt);
+    return this.#options.redis.publish(this.#options.busKey, entry.payload).then(
+      () => {
+        attempt.live = false;
+        // Replies come in order; earlier attempts were confirmed or put back already.
+        while (this.#inFlight.size > 0 && !this.#inFlight.peek()!.live) this.#inFlight.shift();
+        return true;
+      },
+      (error: unknown) => {
+        if (attempt.live) this.#putBack(error);
+        return false;
+      },
+    );
+  }
+
+  /**
+   * A PUBLISH failed: every unconfirmed one goes back in front of the outbox,
+   * in order, and the node holds until it is resynchronised. Those that Redis
+   * did run reach the receivers twice and are dropped there by sequence number.
+   */
+  #putBack(error: unknown): void {
+    const now = Date.now();
+    const entries: OutboxEntry[] = [];
+    for (const attempt of this.#inFlight.drain()) {
+      if (!attempt.live) continue;
+      attempt.live = false;
+      const { entry } = attempt;
+      // Sent straight away, so never measured: its age counts from now, a few milliseconds late.
+      if (entry.bytes < 0) {
+        entry.bytes = Buffer.byteLength(entry.body);
+        entry.at = now;
+      }
+      entries.push(entry);
+    }
+    this.hold();
+    this.#outbox.requeue(entries, now);
+    this.#options.onDown(error);
+  }
+}

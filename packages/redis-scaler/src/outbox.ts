@@ -1,0 +1,86 @@
+import { Fifo } from './fifo.js';
+
+/** A cluster message on its way to the bus. */
+export interface OutboxEntry {
+  /** The message as JSON, serialised once when it was published. */
+  readonly body: string;
+  /** UTF-8 size of `body`, what the byte bound counts (measured when the entry enters the outbox). */
+  bytes: number;
+  /** When it entered the outbox (ms since the epoch); the age bound counts from here. */
+  at: number;
+  /** The bus payload with its sequence number, fixed at the first attempt so that a resend is recognised. */
+  payload?: string;
+}
+
+/**
+ * The messages this node published while the bus was unreachable, oldest
+ * first, bounded by age and by bytes. Past a bound the OLDEST go: after an
+ * outage the recent messages matter more, and what is kept stays in order.
+ * A bound of 0 disables the outbox (every message offered is dropped).
+ */
+export class Outbox {
+  readonly #maxBytes: number;
+  readonly #maxAgeMs: number;
+  readonly #entries = new Fifo<OutboxEntry>();
+  #bytes = 0;
+  /** Dropped by the bounds since this outbox was made. */
+  dropped = 0;
+
+  constructor(maxBytes: number, maxAgeMs: number) {
+    this.#maxBytes = maxBytes;
+    this.#maxAgeMs = maxAgeMs;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Appends the newest message, then drops the oldest ones past a bound. */
+  push(entry: OutboxEntry, now: number): void {
+    this.#entries.push(entry);
+    this.#bytes += entry.bytes;
+    this.#enforce(now);
+  }
+
+  /** Puts messages back in front (sent but not confirmed, or announcements that come first), in their order. */
+  requeue(entries: readonly OutboxEntry[], now: number): void {
+    this.#entries.unshiftAll(entries);
+    for (const entry of entries) this.#bytes += entry.bytes;
+    this.#enforce(now);
+  }
+
+  /** Takes the oldest messages still within the bounds: at most `maxCount`, and about `maxBytes` (at least one). */
+  take(maxCount: number, maxBytes: number, now: number): OutboxEntry[] {
+    this.#enforce(now);
+    const taken: OutboxEntry[] = [];
+    let bytes = 0;
+    while (this.#entries.size > 0 && taken.length < maxCount && (taken.length === 0 || bytes < maxBytes)) {
+      const entry = this.#entries.shift()!;
+      this.#bytes -= entry.bytes;
+      bytes += entry.bytes;
+      taken.push(entry);
+    }
+    return taken;
+  }
+
+  /** Empties the outbox; returns how many messages it held. */
+  clear(): number {
+    const count = this.#entries.drain().length;
+    this.#bytes = 0;
+    return count;
+  }
+
+  /** Drops the oldest messages past a bound. */
+  #enforce(now: number): void {
+    const oldestAllowed = now - this.#maxAgeMs;
+    const disabled = this.#maxAgeMs === 0 || this.#maxBytes === 0;
+    while (this.#entries.size > 0 && (disabled || this.#bytes > this.#maxBytes || this.#entries.peek()!.at < oldestAllowed)) {
+      this.#bytes -= this.#entries.shift()!.bytes;
+      this.dropped++;
+    }
+  }
+}
