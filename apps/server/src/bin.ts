@@ -5,6 +5,7 @@ import { createDaemon, startDaemon, type Daemon } from './daemon.js';
 import { requestClusterRestart } from './scaling/request-cluster-restart.js';
 import { createLogging } from './logging.js';
 import { registerPid, signalRegisteredServers } from './pid-files.js';
+import { installProcessPolicy, unexpectedErrorExitCode } from './process-policy.js';
 
 async function runServer(command: Extract<ReturnType<typeof parseCommand>, { name: 'server' }>): Promise<void> {
   const load = () => loadConfig({ file: command.config, host: command.host, port: command.port });
@@ -23,39 +24,78 @@ async function runServer(command: Extract<ReturnType<typeof parseCommand>, { nam
 
   let restart: () => Promise<void> = async () => {};
   const daemonOptions = () => ({ config, logging, allowUwsFallback: command.allowUwsFallback, onClusterRestart: () => void restart() });
-  let daemon: Daemon = await startDaemon(daemonOptions());
-  let unregister = registerPid(daemon.port);
-
+  let daemon: Daemon | undefined;
+  let unregister = () => {};
   let restarting: Promise<void> | undefined;
   let shuttingDown = false;
-  const shutdown = async (signal: string) => {
-    if (shuttingDown) return;
+
+  /** Logs are flushed (a log file is written asynchronously) before the process ends. */
+  const exit = (code: number): void => {
+    const now = () => process.exit(code);
+    setTimeout(now, 1_000).unref();
+    logging.root.flush(now);
+  };
+  /**
+   * The one way out of a running server: stop accepting, tell clients to
+   * reconnect (4200), wait for in-flight work up to the grace period, remove
+   * the pid file, exit with `code`. Whatever hangs, the process is gone 5 s
+   * after the grace period, with a non-zero code.
+   */
+  const drainAndExit = async (code: number, reason: string, options: { waitForRestart: boolean }) => {
     shuttingDown = true;
-    log.info({ signal }, 'shutting down');
-    const hardStop = setTimeout(() => process.exit(1), (config.servers[config.default]!.shutdown_grace_period + 5) * 1000);
+    const hardStop = setTimeout(() => {
+      unregister();
+      process.exit(code || 1);
+    }, (config.servers[config.default]!.shutdown_grace_period + 5) * 1000);
     hardStop.unref();
     // A signal during a restart is not lost: the restart finishes, then whichever daemon runs is stopped.
-    await restarting;
-    await daemon.stop('Server is shutting down, please reconnect.');
+    // After an unexpected error the restart itself may be what is broken: it is not waited for.
+    if (options.waitForRestart) await restarting;
+    try {
+      await daemon?.stop(reason);
+    } catch (error) {
+      log.error({ err: error }, 'stopping failed');
+      code ||= 1;
+    }
     unregister();
-    process.exit(0);
+    exit(code);
   };
+  const shutdown = (signal: string) => {
+    if (shuttingDown) return;
+    log.info({ signal }, 'shutting down');
+    void drainAndExit(0, 'Server is shutting down, please reconnect.', { waitForRestart: true });
+  };
+  // Before the daemon starts: an error thrown from a timer during start-up is handled the same way.
+  installProcessPolicy({
+    onFatal(error, origin) {
+      const fields = { scope: 'command.server', origin, err: error, exitCode: unexpectedErrorExitCode };
+      const message = 'unexpected exception: the process may be in an unknown state; draining, then exiting so that a supervisor restarts it';
+      // Written even with logging off or the scope muted: nothing else says why the process went away.
+      if (config.logging.enabled) logging.root.fatal(fields, message);
+      else process.stderr.write(`${message} (${origin}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      void drainAndExit(unexpectedErrorExitCode, 'Server is restarting after an internal error, please reconnect.', { waitForRestart: false });
+    },
+  });
+
+  daemon = await startDaemon(daemonOptions());
+  unregister = registerPid(daemon.port);
   /**
    * Graceful restart with the configuration re-read: the next daemon is built
    * and takes over the port before the old one tells its clients (4200) to
    * reconnect, so they reconnect at once to the new one.
    */
   restart = async () => {
-    if (shuttingDown || restarting) return;
+    if (shuttingDown || restarting || !daemon) return;
     restarting = restartNow().finally(() => (restarting = undefined));
     await restarting;
   };
   const restartNow = async () => {
     log.info({}, 'restarting');
-    const previous = daemon;
+    const previous = daemon!;
+    let next: Daemon;
     try {
       ({ config, generatedApp } = await load());
-      const next = await createDaemon(daemonOptions());
+      next = await createDaemon(daemonOptions());
       previous.stopListening();
       try {
         await next.listen(previous.port);
@@ -70,12 +110,12 @@ async function runServer(command: Extract<ReturnType<typeof parseCommand>, { nam
       return;
     }
     unregister();
-    unregister = registerPid(daemon.port);
+    unregister = registerPid(next.port);
     await previous.stop('Server is restarting, please reconnect.');
-    startLog.info({ port: daemon.port }, 'server restarted');
+    startLog.info({ port: next.port }, 'server restarted');
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGHUP', () => void restart());
   // Only now: a supervisor (or a test) may signal as soon as it reads this line.
   startLog.info({ port: daemon.port, apps: config.applications.length, pid: process.pid }, 'server started');
