@@ -129,6 +129,17 @@ describe('channels', () => {
     expect(second.events('price')[0]?.data).toBe('42');
   });
 
+  it('replays a presence cache channel\'s last event right after its member snapshot', async () => {
+    const { server, transport } = setup();
+    const first = await transport.connect({ appKey: 'key' });
+    await subscribe(first, 'presence-cache-room', { user_id: 'a' });
+    expect(first.messages.slice(1).map((frame) => frame.event)).toEqual(['pusher_internal:subscription_succeeded', 'pusher:cache_miss']);
+    await server.trigger(app, { name: 'price', data: '42', channels: ['presence-cache-room'] });
+    const second = await transport.connect({ appKey: 'key' });
+    await subscribe(second, 'presence-cache-room', { user_id: 'b' });
+    expect(second.messages.slice(1).map((frame) => frame.event)).toEqual(['pusher_internal:subscription_succeeded', 'price']);
+  });
+
   it('counts subscriptions and lists occupied channels', async () => {
     const { server, transport } = setup();
     const socket = await transport.connect({ appKey: 'key' });

@@ -141,13 +141,14 @@ async function register(server: RealtimeServer, connection: Connection, channel:
 
   const count = await server.scaler.addSubscription(app.id, channel, socketId);
   if (count === 1) server.events.emit('channel.occupied', { app, channel });
-  if (member || connection.state !== 'open') return;
+  if (connection.state !== 'open') return;
 
   const cached = isCacheChannel(channel) ? await server.scaler.cachedEvent(app.id, channel) : undefined;
   if (connection.state !== 'open') return;
   membership.active = true;
   socket.cork(() => {
-    socket.send(subscriptionSucceededFrame(channel));
+    // A presence subscriber was confirmed with its member snapshot above; the cache replay follows it.
+    if (!member) socket.send(subscriptionSucceededFrame(channel));
     if (!isCacheChannel(channel)) return;
     if (cached) {
       socket.send(cached.frame);
