@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { run: 'src/run.ts', 'ceiling-bin': 'src/ceiling/ceiling-bin.ts' },
+  entry: { run: 'src/run.ts', 'ceiling-bin': 'src/ceiling/ceiling-bin.ts', 'hostile-connection': 'src/hostile-connection.ts' },
   external: ['uWebSockets.js'],
   format: ['esm'],
   dts: false,
