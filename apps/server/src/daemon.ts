@@ -78,6 +78,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   const metrics = createMetrics();
   metrics.observe(engine);
+  if (configuredScaler) metrics.observeScaler(configuredScaler.stats);
   const rateLimits = createRateLimits(config, log);
   await rateLimits?.ready();
   logging.setDebugApps(config.applications.filter((app) => app.enable_debug).map((app) => app.id));

@@ -1,4 +1,5 @@
 import type { RealtimeServer } from '@org/protocol';
+import type { RedisScalerStats } from '@org/redis-scaler';
 import type { RateLimitKind as ApiRateLimitKind } from '@org/rest-api';
 import type { TransportCallback, TransportRefusal } from '@org/transport-uws';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
@@ -143,6 +144,20 @@ export function createMetrics() {
     /** Called from the transport's `onError`. */
     recordTransportError(where: TransportCallback): void {
       transportErrors.inc({ where });
+    },
+    /** Exports the Redis scaler's outbox and bus counters, read from `stats` on each scrape. */
+    observeScaler(stats: () => RedisScalerStats): void {
+      const gauge = (name: string, help: string, value: (s: RedisScalerStats) => number) =>
+        new Gauge({ name, help, registers: [registry], collect() { this.set(value(stats())); } });
+      const counter = (name: string, help: string, value: (s: RedisScalerStats) => number) =>
+        new Counter({ name, help, registers: [registry], collect() { this.reset(); this.inc(value(stats())); } });
+      gauge('realtime_scaling_outbox_messages', 'Cluster messages held in the outbox while Redis is unreachable (sent in order once it is back)', (s) => s.outboxMessages);
+      gauge('realtime_scaling_outbox_bytes', 'Bytes of the cluster messages held in the outbox', (s) => s.outboxBytes);
+      counter('realtime_scaling_outbox_dropped_total', 'Cluster messages the outbox dropped, oldest first, past scaling.outbox_max_seconds or scaling.outbox_max_bytes', (s) => s.outboxDropped);
+      counter('realtime_scaling_messages_dropped_total', 'Cluster messages of this node that never reached the bus (outbox bounds, or stopped while Redis was down)', (s) => s.droppedMessages);
+      counter('realtime_scaling_messages_missed_total', 'Cluster messages of other nodes this node never received (it was cut off from Redis while they published)', (s) => s.missedMessages);
+      counter('realtime_scaling_messages_duplicate_total', 'Cluster messages received twice (resent after an unconfirmed publish) and ignored', (s) => s.duplicateMessages);
+      counter('realtime_scaling_messages_invalid_total', 'Malformed payloads on the cluster bus, ignored', (s) => s.invalidMessages);
     },
     /** Pass to `createWebhooks({ observer })`. */
     webhookObserver,

@@ -100,8 +100,11 @@ export const configSchema = z.strictObject({
       enabled: z.boolean().default(false),
       channel: z.string().min(1).default('realtime:broadcast'),
       server: redisConnectionSchema.partial().optional(),
+      // The Redis scaler's outbox: cluster messages published during a Redis outage, sent in order once it is back.
+      outbox_max_seconds: z.number().int().min(0).max(3_600).default(30),
+      outbox_max_bytes: z.number().int().min(0).max(1_073_741_824).default(16_777_216),
     })
-    .default({ enabled: false, channel: 'realtime:broadcast' }),
+    .default({ enabled: false, channel: 'realtime:broadcast', outbox_max_seconds: 30, outbox_max_bytes: 16_777_216 }),
   rate_limiter: z
     .strictObject({
       enabled: z.boolean().default(false),

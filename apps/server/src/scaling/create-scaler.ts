@@ -1,5 +1,5 @@
 import type { Scaler } from '@org/protocol';
-import { createRedisScaler } from '@org/redis-scaler';
+import { createRedisScaler, type RedisScalerStats } from '@org/redis-scaler';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
 import type { Logging } from '../logging.js';
@@ -10,6 +10,8 @@ export interface ConfiguredScaler {
   /** The client the scaler duplicated; closed after the scaler. */
   redis: Redis;
   prefix: string;
+  /** Outbox and bus counters for /metrics. */
+  stats(): RedisScalerStats;
   close(): Promise<void>;
 }
 
@@ -24,12 +26,14 @@ export function createConfiguredScaler(config: Config, logging: Logging): Config
   const redis = createRedisClient(connection);
   const log = logging.scope('socket.server');
   const prefix = config.scaling.channel;
-  const scaler = createRedisScaler({ redis, prefix, logger: log });
+  const { outbox_max_seconds: outboxMaxSeconds, outbox_max_bytes: outboxMaxBytes } = config.scaling;
+  const scaler = createRedisScaler({ redis, prefix, logger: log, outboxMaxSeconds, outboxMaxBytes });
   log.info({ redis: describeRedis(connection), prefix, node: scaler.nodeId }, 'scaling over Redis');
   return {
     scaler,
     redis,
     prefix,
+    stats: () => scaler.stats,
     async close() {
       await scaler.close();
       redis.disconnect();
