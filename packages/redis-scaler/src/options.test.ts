@@ -12,9 +12,13 @@ const invalid = (options: Partial<RedisScalerOptions>) => () => resolveOptions({
 describe('options', () => {
   it('fills in the documented defaults', () => {
     const resolved = resolveOptions({ redis });
-    expect(resolved).toMatchObject({ prefix: 'realtime', heartbeatIntervalMs: 2_000, nodeTimeoutMs: 6_000, commandTimeoutMs: 1_000 });
+    expect(resolved).toMatchObject({ prefix: 'realtime', heartbeatIntervalMs: 2_000, nodeTimeoutMs: 6_000, commandTimeoutMs: 1_000, outboxMaxSeconds: 30, outboxMaxBytes: 16_777_216 });
     expect(resolved.nodeId).toMatch(/^[A-Za-z0-9._-]+-\d+-[0-9a-f]{8}$/);
     expect(resolveOptions({ redis }).nodeId).not.toBe(resolved.nodeId);
+  });
+
+  it('accepts 0 for the outbox bounds (outbox disabled)', () => {
+    expect(resolveOptions({ redis, outboxMaxSeconds: 0, outboxMaxBytes: 0 })).toMatchObject({ outboxMaxSeconds: 0, outboxMaxBytes: 0 });
   });
 
   it('rejects a missing or foreign redis client, naming the key', () => {
@@ -34,6 +38,11 @@ describe('options', () => {
     [{ heartbeatIntervalMs: 2_000, nodeTimeoutMs: 3_000 }, /nodeTimeoutMs must be at least twice heartbeatIntervalMs/],
     [{ commandTimeoutMs: '1000' as unknown as number }, /commandTimeoutMs must be a number of milliseconds/],
     [{ logger: { info() {} } as never }, /logger must have info, warn and error functions/],
+    [{ outboxMaxSeconds: -1 }, /invalid option outboxMaxSeconds: outboxMaxSeconds must be at least 0/],
+    [{ outboxMaxSeconds: 3_601 }, /outboxMaxSeconds must be at most 3600/],
+    [{ outboxMaxSeconds: 0.5 }, /outboxMaxSeconds must be a whole number of seconds/],
+    [{ outboxMaxBytes: '16MB' as unknown as number }, /invalid option outboxMaxBytes: outboxMaxBytes must be a number of bytes/],
+    [{ outboxMaxBytes: 2 ** 31 }, /outboxMaxBytes must be at most 1073741824/],
   ])('rejects %o', (options, message) => {
     const attempt = invalid(options);
     expect(attempt).toThrow(message);
