@@ -39,9 +39,18 @@ const settleMs = 700;
 const idleConnections = 2_000;
 const subscribers = 100;
 const channelsPerSubscriber = 100;
-/** Frames a second of the paced attacker: under the default 100, so only the channel limit applies. */
-const pacedIntervalMs = 12;
-const pacedCount = 150;
+/**
+ * The three attackers: a flood; a paced one under the default 100 frames a
+ * second, so only the channel limit applies; and a sustained one at 150
+ * frames a second, over the frame limit but under twice it, which only the
+ * "three seconds in a row" rule closes.
+ */
+const attackers = {
+  flood: { batch: 1_000, intervalMs: 0 },
+  paced: { count: 150, batch: 1, intervalMs: 12 },
+  sustained: { count: 600, batch: 15, intervalMs: 100 },
+} as const;
+type AttackKind = keyof typeof attackers;
 
 interface RedisFigures {
   dbsize: number;
@@ -66,7 +75,7 @@ interface Cleanup {
 }
 
 interface AttackPhase {
-  kind: 'flood' | 'paced';
+  kind: AttackKind;
   framesPerSecond: number | 'as fast as the socket takes them';
   result: AttackResult;
   listing: ChannelsListing | undefined;
@@ -161,6 +170,7 @@ interface Report {
   bystanderBaseline: PingSummary | undefined;
   flood: AttackPhase | undefined;
   paced: AttackPhase | undefined;
+  sustained: AttackPhase | undefined;
   /** One frame over the transport's size limit (2 x max_message_size + 4 KiB = 24,096 bytes at the defaults). */
   oversizedFrames: OversizedFrame[];
   /** 50 pings after everything above: the node is back to normal. */
@@ -207,6 +217,7 @@ async function main(): Promise<void> {
     bystanderBaseline: undefined,
     flood: undefined,
     paced: undefined,
+    sustained: undefined,
     oversizedFrames: [],
     bystanderAfter: undefined,
     memory: undefined,
@@ -241,10 +252,12 @@ async function main(): Promise<void> {
       const bystander = await Bystander.connect(daemon.endpoint, benchApp.key);
       report.bystanderBaseline = await bystander.measure(50);
       log(`bystander baseline: ${ms(report.bystanderBaseline.medianMs)} median, ${ms(report.bystanderBaseline.p99Ms)} p99`);
-      report.flood = await attackPhase('flood', daemon, bystander, redis, count, 0);
+      report.flood = await attackPhase('flood', daemon, bystander, redis, count);
       log(`flood: ${report.flood.result.outcome} after ${ms(report.flood.result.ms)}, ${report.flood.result.succeeded} subscribed`);
-      report.paced = await attackPhase('paced', daemon, bystander, redis, pacedCount, pacedIntervalMs);
+      report.paced = await attackPhase('paced', daemon, bystander, redis, attackers.paced.count);
       log(`paced: ${report.paced.result.succeeded} subscribed, ${report.paced.result.limitReached} LimitReached`);
+      report.sustained = await attackPhase('sustained', daemon, bystander, redis, attackers.sustained.count);
+      log(`sustained: ${report.sustained.result.outcome} after ${ms(report.sustained.result.ms)}`);
       for (const size of oversizedFrames) report.oversizedFrames.push(await oversizedFrame(daemon, size));
       report.bystanderAfter = await bystander.measure(50);
       await bystander.stop();
@@ -305,19 +318,19 @@ async function listChannels(daemon: HostileDaemon): Promise<ChannelsListing> {
 }
 
 async function attackPhase(
-  kind: 'flood' | 'paced',
+  kind: AttackKind,
   daemon: HostileDaemon,
   bystander: Bystander,
   redis: RedisProbe | undefined,
   count: number,
-  intervalMs: number,
 ): Promise<AttackPhase> {
+  const { batch, intervalMs } = attackers[kind];
   const attacker = await PusherClient.connect(daemon.endpoint, benchApp.key);
   await sleep(200);
   const redisBefore = await redisFigures(redis);
   const rssBefore = daemon.rss();
   bystander.start();
-  const result = await attack(attacker, { count, timeoutMs: attackTimeoutMs, intervalMs });
+  const result = await attack(attacker, { count, timeoutMs: attackTimeoutMs, batch, intervalMs });
   const rssAfter = daemon.rss();
   const redisAfter = await redisFigures(redis);
   // Closed by the server: cleanup runs from that moment and the listing is its first look. Otherwise the
@@ -337,7 +350,7 @@ async function attackPhase(
   await bystander.stop();
   return {
     kind,
-    framesPerSecond: intervalMs > 0 ? Math.round(1000 / intervalMs) : 'as fast as the socket takes them',
+    framesPerSecond: intervalMs > 0 ? Math.round((1000 * batch) / intervalMs) : 'as fast as the socket takes them',
     result,
     listing,
     rssBefore,
@@ -470,6 +483,7 @@ function textReport(report: Report): string {
     ['bystander ping, baseline', pings(report.bystanderBaseline)],
     ...attackRows('flood', report.flood, redisMode),
     ...attackRows('paced', report.paced, redisMode),
+    ...attackRows('sustained', report.sustained, redisMode),
   ];
   for (const frame of report.oversizedFrames) {
     rows.push([`one ${frame.bytes.toLocaleString('en-US')}-byte frame`, frame.closeCode === undefined ? 'not closed within 5 s' : `closed ${frame.closeCode} after ${ms(frame.ms)}`]);

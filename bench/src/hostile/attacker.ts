@@ -30,10 +30,11 @@ export const attackChannel = (index: number) => `hostile-${index}`;
 export interface AttackOptions {
   count: number;
   timeoutMs: number;
+  /** Frames handed to the socket at once. */
+  batch: number;
   /**
-   * 0: flood, as fast as the socket takes the frames (1,000 frames a turn of
-   * the event loop, so replies are read while sending). Otherwise one frame
-   * every `intervalMs`: an attacker that stays within the frame budget.
+   * Pause between batches. 0: flood, as fast as the socket takes the frames
+   * (a batch a turn of the event loop, so replies are read while sending).
    */
   intervalMs: number;
 }
@@ -83,14 +84,18 @@ export async function attack(client: PusherClient, options: AttackOptions): Prom
   // No frame ever matches: the waiter only reports the socket's close, or the timeout.
   client.waitFor(() => false, options.timeoutMs).catch((error: unknown) => end(error instanceof PusherClientError && error.code === 'CLOSED' ? 'closed' : 'timeout'));
 
-  const batch = options.intervalMs > 0 ? 1 : 1_000;
-  for (let index = 0; index < options.count && !finished && !client.closed; ) {
-    for (const stop = Math.min(options.count, index + batch); index < stop; index++) {
-      client.sendText(`{"event":"pusher:subscribe","data":{"channel":"${attackChannel(index)}"}}`);
+  const { batch } = options;
+  const send = async () => {
+    for (let index = 0; index < options.count && !finished && !client.closed; ) {
+      for (const stop = Math.min(options.count, index + batch); index < stop; index++) {
+        client.sendText(`{"event":"pusher:subscribe","data":{"channel":"${attackChannel(index)}"}}`);
+      }
+      result.sent = index;
+      await (options.intervalMs > 0 ? new Promise((resolve) => setTimeout(resolve, options.intervalMs)) : new Promise((resolve) => setImmediate(resolve)));
     }
-    result.sent = index;
-    await (options.intervalMs > 0 ? new Promise((resolve) => setTimeout(resolve, options.intervalMs)) : new Promise((resolve) => setImmediate(resolve)));
-  }
+  };
+  // Not awaited: the attack ends with the close or the last answer, not when the sender next wakes up.
+  void send();
   await ended;
   return result;
 }
