@@ -40,11 +40,15 @@ const unlimitedMembers = 2_147_483_647;
 /** Presence changes remembered during an outage, to announce to the other nodes afterwards. */
 const maxOutageAnnouncements = 10_000;
 
+/** Time allowed per replayed entry when a resync rewrites a node's share (measured 10–20 µs; a margin for a busy Redis). */
+const resyncMsPerEntry = 0.05;
+
 /** How often a node with a held outbox asks whether every node listens on the bus again. */
 const flushPollMs = 50;
 
-/** Entries undone per script call when a node stops gracefully. */
+/** Entries undone per script call when a node stops gracefully, and calls per round trip. */
 const drainSliceEntries = 1_000;
+const drainSlicesPerRound = 4;
 
 /** Reconnect delays: 100 ms doubling up to 2 s, retried forever. */
 const reconnectBackoff = (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 6), 2_000);
@@ -239,12 +243,11 @@ class RedisScalerNode implements RedisScaler {
    * Gives up at the first failure: the other nodes reap what is left.
    */
   async #drainOwnState(): Promise<void> {
-    let left = Infinity;
-    // Each call removes up to a slice; the bound only guards against entries being added meanwhile.
-    for (let calls = 0; left > 0 && isReady(this.#commands) && calls < 10_000; calls++) {
-      const reply = await this.#commands.rsDrainNode(this.#keys.nodes, this.#nodeKey, this.nodeId, drainSliceEntries).catch(() => undefined);
-      if (reply === undefined) return;
-      left = Number(reply);
+    const drain = () => this.#commands.rsDrainNode(this.#keys.nodes, this.#nodeKey, this.nodeId, drainSliceEntries);
+    // A few slices per round trip (SPOP hands each entry to one call only); the bound only guards against entries being added meanwhile.
+    for (let round = 0; isReady(this.#commands) && round < 10_000; round++) {
+      const left = await Promise.all(Array.from({ length: drainSlicesPerRound }, drain)).catch(() => undefined);
+      if (left === undefined || left.some((count) => Number(count) === 0)) return;
     }
   }
 
@@ -492,7 +495,8 @@ class RedisScalerNode implements RedisScaler {
 
   /** Every heartbeat: say this node is alive, then remove nodes that stopped saying so. */
   async #tick(): Promise<void> {
-    if (this.#beating || this.#closed) return;
+    // A resync in flight heartbeats itself; a beat queued behind its MULTI would only time out.
+    if (this.#beating || this.#closed || this.#resyncing) return;
     this.#beating = true;
     try {
       this.#state.pruneCache(Date.now());
@@ -594,7 +598,7 @@ class RedisScalerNode implements RedisScaler {
 
     let results: [Error | null, unknown][] | null;
     try {
-      results = await multi.exec();
+      results = await this.#execWithRoom(multi, replayed);
     } catch (error) {
       results = null;
       this.#markDown(error);
@@ -635,6 +639,24 @@ class RedisScalerNode implements RedisScaler {
     // Ahead of what was held: a user who joined during the outage is announced before their messages.
     this.#publisher.prepend(announcements);
     void this.#tryFlush();
+  }
+
+  /**
+   * Redis runs a MULTI as one command, so its reply comes after the whole
+   * replay: with the connection's commandTimeoutMs a node holding 100,000
+   * entries would time out and retry its resync forever. Its commands get a
+   * timeout that grows with the replay (ioredis reads the option as each
+   * command is sent, and `exec` sends them all at once).
+   */
+  #execWithRoom(multi: ScriptPipeline, entries: number): Promise<[Error | null, unknown][] | null> {
+    const options = this.#commands.options;
+    const base = options.commandTimeout;
+    options.commandTimeout = this.#options.commandTimeoutMs + Math.ceil(entries * resyncMsPerEntry);
+    try {
+      return multi.exec();
+    } finally {
+      options.commandTimeout = base;
+    }
   }
 
   /**

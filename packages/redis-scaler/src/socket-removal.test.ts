@@ -121,6 +121,34 @@ if (redis) {
     });
   });
 
+  describe('a resync of a large node', () => {
+    it('completes although replaying its share takes longer than commandTimeoutMs', { timeout: 30_000 }, async () => {
+      const prefix = uniquePrefix('resync-large');
+      const logged: string[] = [];
+      const logger = { info: (_f: unknown, message: string) => logged.push(message), warn() {}, error() {} };
+      const a = createRedisScaler({ redis: client, prefix, nodeId: 'large', commandTimeoutMs: 150, heartbeatIntervalMs: 100, nodeTimeoutMs: 30_000, logger });
+      opened.push(a);
+      await a.start(() => {});
+      await a.addConnection('app', '1.1');
+      for (let start = 0; start < 20_000; start += 500) {
+        await Promise.all(Array.from({ length: 500 }, (_, i) => a.addSubscription('app', `ch-${start + i}`, '1.1')));
+      }
+      // A busy machine may time out a few of those calls: the node then resyncs, which must also succeed.
+      await expect.poll(() => a.connected, { timeout: 20_000, interval: 50 }).toBe(true);
+      const recoveries = () => logged.filter((line) => line.startsWith('redis reachable again')).length;
+      const before = recoveries();
+      // Drop its command connection: it reconnects and replays 20,001 entries in one MULTI.
+      const own = String(await client.client('LIST'))
+        .split('\n')
+        .find((line) => line.includes('name=realtime-scaler:large') && line.includes(' sub=0 '));
+      await client.client('KILL', 'ID', own!.match(/id=(\d+)/)![1]!);
+      await expect.poll(recoveries, { timeout: 20_000, interval: 50 }).toBe(before + 1);
+      await expect.poll(() => a.connected, { timeout: 5_000, interval: 50 }).toBe(true);
+      expect(await client.hlen(`${prefix}:app:app:chans`)).toBe(20_000);
+      expect(await client.scard(`${prefix}:node:large`)).toBe(20_001);
+    });
+  });
+
   describe('a presence re-join', () => {
     it('puts back a node entry that went missing, so a crash still removes the socket', async () => {
       const prefix = uniquePrefix('rejoin-repair');
