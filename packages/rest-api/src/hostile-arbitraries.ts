@@ -266,7 +266,18 @@ export const credentials: fc.Arbitrary<Credentials> = fc.oneof(
 /** Assembles a request; signed requests are signed over the final method, path and body. */
 export function buildRequest(method: string, path: string, auth: Credentials, headers: Record<string, string>, body: Uint8Array): HostileRequest {
   const query = auth.kind === 'signed' ? signedTarget(auth.parts, method, path, body) : auth.query;
-  return { method, path, query, headers, body };
+  return readable({ method, path, query, headers, body });
+}
+
+const lenientUtf8 = new TextDecoder();
+
+/** Counterexamples print the body as text, with long runs of one character shortened, instead of a byte list. */
+function readable(request: HostileRequest): HostileRequest {
+  const describe = () => {
+    const text = lenientUtf8.decode(request.body).replace(/(.)\1{19,}/gsu, (run, char: string) => `${char}…×${[...run].length}`);
+    return `${request.method} ${request.path}${request.query === '' ? '' : `?${request.query}`} ${JSON.stringify(request.headers)} body(${request.body.byteLength} bytes): ${JSON.stringify(text)}`;
+  };
+  return Object.assign(request, { [fc.toStringMethod]: describe });
 }
 
 /** Any request to any route. */
@@ -288,7 +299,7 @@ export const authenticatedTrigger: fc.Arbitrary<HostileRequest> = fc
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (bearer) {
       headers['authorization'] = `Bearer ${app.secret}`;
-      return { method: 'POST', path, query: '', headers, body };
+      return readable({ method: 'POST', path, query: '', headers, body });
     }
-    return { method: 'POST', path, query: signedTarget({ app, params: [], encode: true, skew: 0, tail: '' }, 'POST', path, body), headers, body };
+    return readable({ method: 'POST', path, query: signedTarget({ app, params: [], encode: true, skew: 0, tail: '' }, 'POST', path, body), headers, body });
   });

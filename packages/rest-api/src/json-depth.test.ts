@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonNestingExceeds } from './json-depth.js';
 import { signedFetch, startApi, type ApiFixture } from './test-fixture.js';
@@ -21,6 +22,59 @@ describe('jsonNestingExceeds', () => {
     expect(jsonNestingExceeds(JSON.stringify({ data: arrays(5_000) }), 64)).toBe(false);
     expect(jsonNestingExceeds(`{"a":"\\"[[[[","b":"\\\\"}`, 1)).toBe(false);
     expect(jsonNestingExceeds(`{"a":"\\\\",[[]]}`, 2)).toBe(true);
+  });
+});
+
+/** Nesting depth of a parsed value, without recursion (the outermost array or object is level 1). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, level] = stack.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    deepest = Math.max(deepest, level);
+    for (const child of Object.values(current)) stack.push([child, level + 1]);
+  }
+  return deepest;
+}
+
+describe('jsonNestingExceeds agrees with the parsed value', () => {
+  // Strings full of brackets, quotes and backslashes are what a text scan can get wrong.
+  const trickyString = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', '\u00e9', '\\"') });
+  const value = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), trickyString),
+      fc.array(tie('value'), { maxLength: 3 }),
+      fc.dictionary(trickyString, tie('value'), { maxKeys: 3 }),
+    ),
+  })).value;
+
+  it('for any JSON value and limit', () => {
+    fc.assert(
+      fc.property(value, fc.integer({ min: 1, max: 8 }), (json, limit) => {
+        const text = JSON.stringify(json);
+        expect(jsonNestingExceeds(text, limit)).toBe(depthOf(json) > limit);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('on any text: never throws, and agrees with the parser whenever the text is JSON', () => {
+    const text = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', ':', ',', '1', 'a', ' ', '\u0000'), maxLength: 200 });
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 8 }), (candidate, limit) => {
+        const exceeds = jsonNestingExceeds(candidate, limit);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(candidate);
+        } catch {
+          return;
+        }
+        expect(exceeds).toBe(depthOf(parsed) > limit);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

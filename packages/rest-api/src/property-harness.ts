@@ -1,6 +1,6 @@
 // Shared by the property tests: the API in-process through both entry points, over a real engine
 // with subscribed in-memory sockets, and what a request is allowed to change in it.
-import { createStaticAppProvider, RealtimeServer, signChannel, type App } from '@org/protocol';
+import { createApp, createStaticAppProvider, RealtimeServer, signChannel, type App } from '@org/protocol';
 import { MemoryTransport, settle, type MemorySocket } from '@org/protocol/testing';
 import { createPusherApi } from './create-pusher-api.js';
 import { createPusherApiHandler } from './create-pusher-api-handler.js';
@@ -29,13 +29,19 @@ export interface Answer {
 /** Which entry point answered: the hono app's `fetch`, or the plain handler (falling back to `fetch`, as the uWS transport does). */
 export type EntryPoint = 'fetch' | 'plain';
 
+// The fixture's apps, except that the engine never pings the in-memory sockets (which never
+// answer): a ping or a pong-timeout close during a long run would look like a request's doing.
+const quiet = (app: App) => createApp({ ...app, activityTimeout: 86_400, pingInterval: 86_400 });
+const first = quiet(mainApp);
+const second = quiet(otherApp);
+
 /** The subscribed sockets whose frames show whether a request published anything. */
 const subscriptions: readonly { app: App; channel: string; userId?: string }[] = [
-  { app: mainApp, channel: 'a' },
-  { app: mainApp, channel: 'private-a' },
-  { app: mainApp, channel: 'presence-a', userId: 'member-1' },
-  { app: mainApp, channel: 'cache-a' },
-  { app: otherApp, channel: 'a' },
+  { app: first, channel: 'a' },
+  { app: first, channel: 'private-a' },
+  { app: first, channel: 'presence-a', userId: 'member-1' },
+  { app: first, channel: 'cache-a' },
+  { app: second, channel: 'a' },
 ];
 
 /** What a refused request must leave as it was. */
@@ -62,7 +68,7 @@ export interface Harness {
 }
 
 export async function startHarness(options: Omit<PusherApiOptions, 'server' | 'onError' | 'rateLimit' | 'onResponse'> = {}): Promise<Harness> {
-  const server = new RealtimeServer({ apps: createStaticAppProvider([mainApp, otherApp]) });
+  const server = new RealtimeServer({ apps: createStaticAppProvider([first, second]) });
   const transport = new MemoryTransport(server);
   await server.start();
   const unexpectedErrors: unknown[] = [];
@@ -126,7 +132,7 @@ export async function startHarness(options: Omit<PusherApiOptions, 'server' | 'o
     async state() {
       await settle();
       const channels: Record<string, number> = {};
-      for (const app of [mainApp, otherApp]) {
+      for (const app of [first, second]) {
         for (const [channel, count] of await server.scaler.channels(app.id)) channels[`${app.id}/${channel}`] = count;
       }
       return { sockets: sockets.map((socket) => ({ frames: socket.frames.length, open: !socket.closed })), channels };
