@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -165,6 +166,8 @@ interface Report {
   command: string;
   startedAt: string;
   machine: MachineInfo;
+  /** Source files of the daemon and packages that differed from the commit when this ran (the build may include them). */
+  uncommittedSources: string[];
   limits: { max_channels_per_connection: number; max_frames_per_second: number; max_json_depth: number };
   attackerChannels: number;
   bystanderBaseline: PingSummary | undefined;
@@ -210,6 +213,7 @@ async function main(): Promise<void> {
     command: ['node', 'bench/dist/hostile-connection.js', ...process.argv.slice(2)].join(' '),
     startedAt: new Date().toISOString(),
     machine: collectMachine(pinned),
+    uncommittedSources: uncommittedSources(),
     limits: unbounded
       ? { max_channels_per_connection: 10_000_000, max_frames_per_second: 10_000_000, max_json_depth: 64 }
       : { max_channels_per_connection: 100, max_frames_per_second: 100, max_json_depth: 64 },
@@ -433,6 +437,15 @@ function subscribeAll(client: PusherClient, index: number): Promise<void> {
       client.sendText(`{"event":"pusher:subscribe","data":{"channel":"held-${index}-${channel}"}}`);
     }
   });
+}
+
+function uncommittedSources(): string[] {
+  try {
+    const status = execFileSync('git', ['status', '--porcelain', '--', 'apps/server/src', 'packages'], { encoding: 'utf8', cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'ignore'] });
+    return status.split('\n').filter((line) => line.includes('/src/') && !/\.test\.ts$/.test(line));
+  } catch {
+    return ['unknown (no git)'];
+  }
 }
 
 function writeReport(report: Report): string {
