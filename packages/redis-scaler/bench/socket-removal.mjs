@@ -4,10 +4,11 @@
 //           turn, then removeConnection: what the engine did), and
 //   after:  with one removeConnection(appId, socketId, held).
 // Then close() of a node holding N channels. Each phase reports its time, the
-// longest a PING from another thread waited meanwhile (how long Redis kept
-// other clients waiting), the longest single script call (Redis SLOWLOG,
-// calls over 10 ms) and whether Redis holds exactly what it held before the
-// socket came (SCAN of the prefix, key by key).
+// time Redis spent running scripts meanwhile (INFO commandstats; includes
+// any other client of that Redis), the longest a PING from another thread
+// waited (how long Redis kept other clients waiting), the longest single
+// script call (Redis SLOWLOG, calls over 10 ms) and whether Redis holds
+// exactly what it held before the socket came (SCAN of the prefix, key by key).
 // Run after `pnpm run build`:
 //   REDIS_URL=redis://127.0.0.1:6379 node bench/socket-removal.mjs [channels=100000] [presenceShare=0.1]
 import { Worker } from 'node:worker_threads';
@@ -55,16 +56,31 @@ async function measured(work) {
   await new Promise((resolve) => worker.once('message', resolve));
   const [latest] = await redis.slowlog('GET', 1);
   const sinceId = latest ? Number(latest[0]) : -1;
+  const busyBefore = await commandMicros();
   const start = process.hrtime.bigint();
   await work();
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  const redisBusyMs = Math.round(((await commandMicros()) - busyBefore) / 1_000);
   const maxPingMs = await new Promise((resolve) => {
     worker.once('message', resolve);
     worker.postMessage('stop');
   });
   const slow = (await redis.slowlog('GET', 1_000)).filter((entry) => Number(entry[0]) > sinceId);
   const longestCallMs = Math.max(0, ...slow.map((entry) => Number(entry[2]) / 1_000));
-  return { ms: Math.round(ms), maxPingMs: round(maxPingMs), longestCallMs: slow.length ? round(longestCallMs) : '< 10 (none logged)' };
+  return { ms: Math.round(ms), redisBusyMs, maxPingMs: round(maxPingMs), longestCallMs: slow.length ? round(longestCallMs) : '< 10 (none logged)' };
+}
+
+/**
+ * Microseconds Redis spent running Lua scripts since it started (INFO
+ * commandstats of EVAL and EVALSHA; the commands inside scripts are counted
+ * again under their own names, so they are left out). Every change the scaler
+ * makes is a script.
+ */
+async function commandMicros() {
+  const info = await redis.info('commandstats');
+  let total = 0;
+  for (const match of info.matchAll(/^cmdstat_eval(?:sha)?:calls=\d+,usec=(\d+),/gm)) total += Number(match[1]);
+  return total;
 }
 
 const round = (value) => Math.round(value * 10) / 10;

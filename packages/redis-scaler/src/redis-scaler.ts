@@ -47,8 +47,8 @@ const resyncMsPerEntry = 0.05;
 const flushPollMs = 50;
 
 /** Entries undone per script call when a node stops gracefully, and calls per round trip. */
-const drainSliceEntries = 1_000;
-const drainSlicesPerRound = 4;
+const drainSliceEntries = 500;
+const drainSlicesPerRound = 2;
 
 /** Reconnect delays: 100 ms doubling up to 2 s, retried forever. */
 const reconnectBackoff = (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 6), 2_000);
