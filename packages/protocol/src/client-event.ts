@@ -4,6 +4,7 @@ import type { Connection } from './connection.js';
 import { channelEventFrame, errorFrame, type InboundFrame } from './frames.js';
 import type { RealtimeServer } from './realtime-server.js';
 import { spendClientEvent } from './frame-budget.js';
+import { nestsDeeperThan } from './bounded-json.js';
 
 function reject(connection: Connection, message: string): void {
   connection.socket.send(errorFrame(ErrorCode.ClientEventRejected, message));
@@ -35,7 +36,11 @@ export function handleClientEvent(server: RealtimeServer, connection: Connection
     return reject(connection, `Rate limit exceeded: at most ${app.maxClientEventsPerSecond} client events per second.`);
   }
 
-  // The frame passed the nesting bound, so re-encoding its data cannot overflow the stack.
+  // The frame passed the nesting bound, so re-encoding its data cannot overflow the stack. String data is
+  // JSON that receivers parse (pusher-js does, then logs it recursively): it gets the same bound.
+  if (typeof frame.data === 'string' && nestsDeeperThan(frame.data, app.maxJsonDepth)) {
+    return reject(connection, `Event data nests JSON deeper than ${app.maxJsonDepth} levels.`);
+  }
   const encodedData = JSON.stringify(frame.data ?? null);
   if (Buffer.byteLength(encodedData) > app.maxMessageSize) {
     return reject(connection, `Event data is larger than ${app.maxMessageSize} bytes.`);

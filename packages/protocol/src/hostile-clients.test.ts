@@ -44,6 +44,16 @@ describe('frames nested too deeply', () => {
     expect(server.connections.size).toBe(2);
   });
 
+  it('refuses string data that is deeply nested JSON (receivers parse it), with 4301 to the sender only', async () => {
+    const { transport } = setup();
+    const [sender, peer] = [await transport.connect({ appKey: 'key' }), await transport.connect({ appKey: 'key' })];
+    await subscribePrivate(sender, 'private-room');
+    await subscribePrivate(peer, 'private-room');
+    sender.receive({ event: 'client-x', channel: 'private-room', data: nested(5_000) });
+    expect(sender.events('pusher:error').at(-1)?.data).toEqual({ code: ErrorCode.ClientEventRejected, message: 'Event data nests JSON deeper than 64 levels.' });
+    expect(peer.events('client-x')).toEqual([]);
+  });
+
   it('accepts data nested exactly to the limit', async () => {
     const { transport } = setup();
     const [sender, peer] = [await transport.connect({ appKey: 'key' }), await transport.connect({ appKey: 'key' })];

@@ -1,6 +1,6 @@
 import type { App } from './app.js';
 import { channelNameProblem, channelType, eventNameProblem, isCacheChannel } from './channel-name.js';
-import { stringifyOrUndefined } from './bounded-json.js';
+import { nestsDeeperThan, stringifyOrUndefined } from './bounded-json.js';
 import { RealtimeError } from './errors.js';
 import { channelEventFrame } from './frames.js';
 import type { RealtimeServer } from './realtime-server.js';
@@ -41,6 +41,17 @@ export function validateTriggerEvent(app: App, event: TriggerEvent): string {
   }
   if (event.socketId !== undefined && !socketIdPattern.test(event.socketId)) {
     throw new RealtimeError('INVALID_SOCKET_ID', 'socket_id must look like 1234.5678');
+  }
+  if (event.info?.includes('user_count')) {
+    const notPresence = event.channels.find((channel) => channelType(channel) !== 'presence');
+    if (notPresence !== undefined) {
+      throw new RealtimeError('NOT_A_PRESENCE_CHANNEL', `info=user_count is only available for presence channels, not ${JSON.stringify(notPresence)}`);
+    }
+  }
+  // Clients parse string data as JSON (pusher-js does, then logs it recursively): a deeply nested string
+  // would overflow their stacks, so it is refused here as it is in client events.
+  if (typeof event.data === 'string' && nestsDeeperThan(event.data, app.maxJsonDepth)) {
+    throw new RealtimeError('INVALID_ARGUMENT', `event data nests JSON deeper than ${app.maxJsonDepth} levels`);
   }
   const encoded = stringifyOrUndefined(event.data ?? null);
   if (encoded === undefined) throw new RealtimeError('INVALID_ARGUMENT', 'event data cannot be encoded as JSON (cyclic, a BigInt, or nested too deeply)');

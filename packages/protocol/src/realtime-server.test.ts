@@ -271,6 +271,18 @@ describe('trigger validation', () => {
     await expect(server.trigger(app, { name: 'e'.repeat(201), data: '', channels: ['a'] })).rejects.toMatchObject({ code: 'INVALID_EVENT_NAME' });
     await expect(server.channels(app, { info: ['user_count'] })).rejects.toMatchObject({ code: 'NOT_A_PRESENCE_CHANNEL' });
   });
+
+  it('refuses before publishing: user_count for a non-presence channel, string data nested past maxJsonDepth, data that cannot be encoded', async () => {
+    const { server, transport } = setup();
+    const socket = await transport.connect({ appKey: 'key' });
+    await subscribe(socket, 'a');
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    await expect(server.trigger(app, { name: 'e', data: 'x', channels: ['presence-r', 'a'], info: ['user_count'] })).rejects.toMatchObject({ code: 'NOT_A_PRESENCE_CHANNEL' });
+    await expect(server.trigger(app, { name: 'e', data: '['.repeat(65) + ']'.repeat(65), channels: ['a'] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(server.trigger(app, { name: 'e', data: cyclic, channels: ['a'] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(socket.events('e')).toEqual([]);
+  });
 });
 
 describe('activity', () => {

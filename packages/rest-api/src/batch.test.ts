@@ -82,7 +82,7 @@ describe('POST /apps/:appId/batch_events', () => {
       ],
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: 'batch[1]: "info" user_count is only available for presence channels, not "a"', code: 400 });
+    expect(await response.json()).toEqual({ error: 'batch[1]: info=user_count is only available for presence channels, not "a"', code: 400 });
     expect(socket.events('ok')).toEqual([]);
     expect(socket.events('counted')).toEqual([]);
   });

@@ -114,11 +114,12 @@ describe('maxJsonDepth on request bodies', () => {
     expect(socket.events('e')).toHaveLength(1);
   });
 
-  it('lets deeply nested JSON through inside the data string, which is relayed as is', async () => {
+  it('refuses a data string that is deeply nested JSON (clients parse it and would overflow their stacks), publishing nothing', async () => {
     api = await startApi({ maxRequestSize: 20_000 });
     const socket = await api.subscriber('a');
     const response = await post(api, '/events', JSON.stringify({ name: 'e', channel: 'a', data: arrays(4_000) }));
-    expect(response.status).toBe(200);
-    expect(socket.events('e')).toEqual([{ event: 'e', channel: 'a', data: arrays(4_000) }]);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'event data nests JSON deeper than 64 levels', code: 400 });
+    expect(socket.events('e')).toEqual([]);
   });
 });

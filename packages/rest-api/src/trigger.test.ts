@@ -101,7 +101,7 @@ describe('POST /apps/:appId/events', () => {
     const presence = await api.subscriber('presence-room', { presence: { user_id: 'u1' } });
     const response = await post({ name: 'e', data: 'x', channels: ['presence-room', 'a'], info: 'user_count' });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: '"info" user_count is only available for presence channels, not "a"', code: 400 });
+    expect(await response.json()).toEqual({ error: 'info=user_count is only available for presence channels, not "a"', code: 400 });
     expect(socket.events('e')).toEqual([]);
     expect(presence.events('e')).toEqual([]);
   });

@@ -2,7 +2,6 @@ import { RealtimeError, validateTriggerEvent, type ChannelAttributes, type Trigg
 import { defineEndpoint } from '../endpoint.js';
 import { PusherApiError } from '../errors.js';
 import { batchBodySchema, parseInfo, parseJsonBody } from '../request-body.js';
-import { refuseUserCountOutsidePresence } from '../trigger-info.js';
 
 /**
  * `POST /apps/:appId/batch_events`: up to the app's `maxBatchSize` events,
@@ -32,7 +31,6 @@ export const triggerBatch = defineEndpoint({
         if (error instanceof RealtimeError) throw new RealtimeError(error.code, `batch[${index}]: ${error.message}`, { cause: error });
         throw error;
       }
-      refuseUserCountOutsidePresence(event, `batch[${index}]: `);
       return event;
     });
   },

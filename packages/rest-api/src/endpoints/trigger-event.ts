@@ -1,7 +1,6 @@
 import { validateTriggerEvent, type TriggerEvent } from '@org/protocol';
 import { defineEndpoint } from '../endpoint.js';
 import { eventBodySchema, parseInfo, parseJsonBody } from '../request-body.js';
-import { refuseUserCountOutsidePresence } from '../trigger-info.js';
 
 /** `POST /apps/:appId/events`: one event to 1..maxChannelsPerEvent channels. */
 export const triggerEvent = defineEndpoint({
@@ -18,7 +17,6 @@ export const triggerEvent = defineEndpoint({
     };
     // Validated here, before the rate limiter is charged for it.
     validateTriggerEvent(app, event);
-    refuseUserCountOutsidePresence(event);
     return event;
   },
   cost: (event) => ({ kind: 'backend_events', points: event.channels.length }),
