@@ -53,7 +53,7 @@ export class BusPublisher {
   readonly #inFlight = new Fifo<Attempt>();
   #seq = 0;
   #holding = false;
-  #flushing = false;
+  #flushing: Promise<boolean> | undefined;
   #droppedAtClose = 0;
   /** Outbox drops counted when the current outage began, to log this outage's share once. */
   #droppedBeforeOutage = 0;
@@ -125,22 +125,24 @@ export class BusPublisher {
    * go straight to the bus. Resolves to true when the outbox was emptied, false
    * when a PUBLISH failed (the rest waits for the next attempt).
    */
-  async flush(): Promise<boolean> {
-    if (this.#flushing) return false;
-    this.#flushing = true;
-    try {
-      while (this.#outbox.size > 0) {
-        if (this.#options.redis.status !== 'ready') return false;
-        const batch = this.#outbox.take(flushBatchMessages, flushBatchBytes, Date.now());
-        const sent = await Promise.all(batch.map((entry) => this.#send(entry)));
-        if (sent.includes(false)) return false;
-      }
-      // Checked and released in the same turn: a message published from here on finds the outbox empty.
-      this.#holding = false;
-      return true;
-    } finally {
-      this.#flushing = false;
+  flush(): Promise<boolean> {
+    // One flush at a time; a second caller shares its outcome.
+    this.#flushing ??= this.#sendHeld().finally(() => {
+      this.#flushing = undefined;
+    });
+    return this.#flushing;
+  }
+
+  async #sendHeld(): Promise<boolean> {
+    while (this.#outbox.size > 0) {
+      if (this.#options.redis.status !== 'ready') return false;
+      const batch = this.#outbox.take(flushBatchMessages, flushBatchBytes, Date.now());
+      const sent = await Promise.all(batch.map((entry) => this.#send(entry)));
+      if (sent.includes(false)) return false;
     }
+    // Checked and released in the same turn: a message published from here on finds the outbox empty.
+    this.#holding = false;
+    return true;
   }
 
   /** Outbox drops since the outage began (for its one log line), and starts counting afresh. */
