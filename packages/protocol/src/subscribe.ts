@@ -87,9 +87,10 @@ async function subscribe(server: RealtimeServer, connection: Connection, channel
 
   const membership: Membership = { active: false, presenceUserId: undefined };
   connection.channels.set(channel, membership);
-  // Listening before the presence snapshot is taken: a member event published after the snapshot
-  // reaches this socket, one published before it is in the snapshot, so the client misses none.
-  server.addLocalSubscriber(server.topic(app, channel), connection);
+  // A presence subscriber listens before its member snapshot is taken: a member event published after the
+  // snapshot reaches it, one published before is in the snapshot, so it misses none. Other channels listen
+  // once they are registered, as Pusher does: no event arrives before subscription_succeeded.
+  if (presenceMember?.ok) server.addLocalSubscriber(server.topic(app, channel), connection);
   try {
     await register(server, connection, channel, membership, presenceMember?.ok ? presenceMember.member : undefined);
   } catch (error) {
@@ -143,6 +144,7 @@ async function register(server: RealtimeServer, connection: Connection, channel:
   if (count === 1) server.events.emit('channel.occupied', { app, channel });
   if (connection.state !== 'open') return;
 
+  if (!member) server.addLocalSubscriber(server.topic(app, channel), connection);
   const cached = isCacheChannel(channel) ? await server.scaler.cachedEvent(app.id, channel) : undefined;
   if (connection.state !== 'open') return;
   membership.active = true;
