@@ -59,6 +59,8 @@ export function daemonConfig(port: number): object {
         max_connections: 1_000_000,
         enable_client_messages: true,
         max_client_events_per_second: 1_000_000,
+        max_frames_per_second: 1_000_000,
+        max_channels_per_connection: 1_000_000,
         max_presence_members: 10_000,
         max_message_size: 10_000,
       },
