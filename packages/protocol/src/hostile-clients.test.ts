@@ -129,6 +129,18 @@ describe('frames per second', () => {
     expect(bystander.events('pusher:pong')).toHaveLength(1);
   });
 
+  it('counts binary frames too: answered with 4200 within the budget, closed with 4100 when flooding', async () => {
+    const { server, transport, seen } = setup();
+    const socket = await transport.connect({ appKey: 'key' });
+    server.now = 2_500_000;
+    for (let i = 0; i < 25 && !socket.closed; i++) server.binaryMessage(socket.connection!, 3);
+    expect(socket.events('pusher:error').slice(0, 10).every((frame) => (frame.data as { code: number }).code === ErrorCode.ReconnectNow)).toBe(true);
+    // Ten answered, one 4301 for the second over budget, then the 4100 that closes it.
+    expect(socket.events('pusher:error').slice(10).map((frame) => (frame.data as { code: number }).code)).toEqual([ErrorCode.ClientEventRejected, ErrorCode.OverCapacity]);
+    expect(socket.closed?.code).toBe(ErrorCode.OverCapacity);
+    expect(seen['frame.refused']?.filter(({ reason }) => reason === 'binary')).toHaveLength(10);
+  });
+
   it('closes with 4100 a connection over the limit three seconds in a row, but not one that pauses in between', async () => {
     const { server, transport } = setup();
     const [steady, pausing] = [await transport.connect({ appKey: 'key' }), await transport.connect({ appKey: 'key' })];

@@ -239,6 +239,18 @@ export class RealtimeServer {
     }
   }
 
+  /** A binary frame: the protocol is JSON text, but it counts against the frame budget like any other. */
+  binaryMessage(connection: Connection, bytes: number): void {
+    if (connection.state !== 'open') return;
+    connection.lastSeen = this.now;
+    const { app } = connection;
+    const verdict = spendFrame(connection, app, Math.floor(this.now / 1000));
+    if (verdict !== 'accept') return this.#overFrameBudget(connection, verdict);
+    this.events.emit('message.received', { connection, bytes, event: '' });
+    this.events.emit('frame.refused', { app, reason: 'binary' });
+    connection.socket.send(errorFrame(ErrorCode.ReconnectNow, 'Binary frames are not supported; send JSON text.'));
+  }
+
   #dispatch(connection: Connection, frame: InboundFrame): void {
     switch (frame.event) {
       case 'pusher:ping':

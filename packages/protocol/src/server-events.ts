@@ -42,7 +42,7 @@ export interface ServerEventMap {
 }
 
 export type SubscriptionRefusalReason = 'invalid_channel' | 'auth' | 'invalid_presence_data' | 'presence_full' | 'channel_limit';
-export type FrameRefusalReason = 'invalid_json' | 'too_deep' | 'invalid_shape' | 'rate_limited';
+export type FrameRefusalReason = 'invalid_json' | 'too_deep' | 'invalid_shape' | 'binary' | 'rate_limited';
 /** Where a handler failure happened: a fixed set, safe as a metric label. */
 export type HandlerKind = 'subscribe' | 'unsubscribe' | 'signin' | 'client_event' | 'frame' | 'cluster_message' | 'node_loss' | 'member_event';
 

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { ErrorCode, frames, type RealtimeServer } from '@org/protocol';
+import type { RealtimeServer } from '@org/protocol';
 import type { HttpRequest, HttpResponse, WebSocketBehavior, us_socket_context_t } from 'uWebSockets.js';
 import {
   FRAME_TOO_LARGE_CLOSE_CODE,
@@ -160,7 +160,7 @@ export function createWebSocketBehavior(server: RealtimeServer, options: WebSock
           return refused('frame_too_large', 'message');
         }
         if (isBinary) {
-          socket.send(frames.errorFrame(ErrorCode.ReconnectNow, 'Binary frames are not supported; send JSON text.'));
+          server.binaryMessage(connection, message.byteLength);
           return;
         }
         server.message(connection, decoder.decode(message));
