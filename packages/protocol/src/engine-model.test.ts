@@ -11,6 +11,17 @@ const regressions: EngineModelAction[][][] = [
   ],
   // A user's second socket on another node rejoins: a late member_removed must not drop the user from its own list.
   [[{ op: 'subscribe', slot: 0, channel: 'presence-room' }], [{ op: 'rejoin', slot: 1, channel: 'presence-room' }, { op: 'rejoin', slot: 0, channel: 'presence-room' }]],
+  // A user leaves on one node and returns on another while a third member subscribes: the late member_removed is stale.
+  [
+    [{ op: 'subscribe', slot: 1, channel: 'presence-room' }],
+    [
+      { op: 'unsubscribe', slot: 0, channel: 'presence-room' },
+      { op: 'reconnect', slot: 1, channel: 'presence-room' },
+      { op: 'subscribe', slot: 0, channel: 'presence-room' },
+      { op: 'subscribe', slot: 3, channel: 'presence-room' },
+    ],
+    [{ op: 'subscribe', slot: 0, channel: 'presence-room' }],
+  ],
   // Two rejoins back to back, then another member: the socket must end subscribed and receiving.
   [[{ op: 'rejoin', slot: 0, channel: 'presence-room' }, { op: 'rejoin', slot: 0, channel: 'presence-room' }, { op: 'subscribe', slot: 2, channel: 'presence-room' }]],
 ];

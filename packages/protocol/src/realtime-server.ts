@@ -16,7 +16,8 @@ import { ErrorCode } from './close-codes.js';
 import { Connection } from './connection.js';
 import { channelOpsSettled } from './channel-order.js';
 import { FailureReporter } from './failure-reporter.js';
-import { MemberEventDelivery, memberChangeOf, type MemberChange } from './member-events.js';
+import { memberChangeOf, type MemberChange } from './member-events.js';
+import { OrderedDelivery } from './ordered-delivery.js';
 import { spendFrame, type FrameVerdict } from './frame-budget.js';
 import { connectionEstablishedFrame, errorFrame, parseInboundFrame, pingFrame, pongFrame, type InboundFrame, type InboundFrameProblem } from './frames.js';
 import { silentLoggerFactory, type Logger, type LoggerFactory } from './logger.js';
@@ -90,7 +91,14 @@ export class RealtimeServer {
   #socketCounter = 0;
   #sweepTimer: ReturnType<typeof setInterval> | undefined;
   readonly #failures: FailureReporter;
-  readonly #memberEvents: MemberEventDelivery;
+  /**
+   * Presence subscribers whose member snapshot is being read, per topic: they hear member events (only)
+   * until they are confirmed, so none published after their snapshot is missed.
+   */
+  readonly #awaitingMembers = new Map<string, Set<Connection>>();
+  readonly #fromBus: OrderedDelivery;
+  /** Topics with a cache replay pending, and how many events were published to each since it started. */
+  readonly #watchedTopics = new Map<string, { published: number; watchers: number }>();
   #draining = false;
   readonly #pendingCleanups = new Set<Promise<void>>();
 
@@ -107,14 +115,10 @@ export class RealtimeServer {
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 1_000;
     this.#protocolVersion = String(options.protocolVersion ?? 7);
     this.#failures = new FailureReporter(this.log.handler);
-    this.#memberEvents = new MemberEventDelivery(
-      this.scaler,
-      (change) => this.#publishMemberChange(change),
-      (error) => {
-        this.events.emit('handler.failed', { app: undefined, kind: 'member_event', error });
-        this.#failures.report('member_event', error, {});
-      },
-    );
+    this.#fromBus = new OrderedDelivery((error) => {
+      this.events.emit('handler.failed', { app: undefined, kind: 'member_event', error });
+      this.#failures.report('member_event', error, {});
+    });
     this.events.onListenerError = (error, event) =>
       this.log.server.error({ err: error, event }, 'a server event listener threw');
   }
@@ -306,7 +310,10 @@ export class RealtimeServer {
     this.connections.delete(connection.socketId);
     const { app } = connection;
     if (connection.userId !== undefined) this.removeLocalSubscriber(this.topic(app, serverToUserPrefix + connection.userId), connection);
-    for (const channel of connection.channels.keys()) this.removeLocalSubscriber(this.topic(app, channel), connection);
+    for (const channel of connection.channels.keys()) {
+      this.removeLocalSubscriber(this.topic(app, channel), connection);
+      this.stopAwaitingMembers(app, channel, connection);
+    }
     const pending = this.#releaseChannels(connection)
       .catch((error: unknown) =>
         this.log.connection.error({ err: error, app: app.id, socketId: connection.socketId }, 'cleanup after close failed'),
@@ -362,6 +369,10 @@ export class RealtimeServer {
     const topic = this.topic(app, channel);
     const subscribers = this.localSubscribers.get(topic);
     if (!subscribers) return;
+    if (this.#watchedTopics.size !== 0 && !event.startsWith('pusher_internal:')) {
+      const watch = this.#watchedTopics.get(topic);
+      if (watch) watch.published++;
+    }
     const excluded = exceptSocketId === undefined ? undefined : this.connections.get(exceptSocketId);
     if (excluded && excluded.app.id === app.id && subscribers.has(excluded)) {
       excluded.socket.publishExceptSelf(topic, frame);
@@ -382,25 +393,69 @@ export class RealtimeServer {
         ? { type: 'broadcast', appId: app.id, channel, frame }
         : { type: 'broadcast', appId: app.id, channel, frame, exceptSocketId },
     );
-    this.#memberEvents.push(change);
+    this.#publishMemberChange(change);
   }
 
   /**
-   * A socket subscribed as a user is that user's proof of presence: it never
-   * hears that its own user left (a late `member_removed` from another node's
-   * socket of the same user would otherwise drop it from its own list).
+   * @internal Starts noting publishes to a topic; the returned function tells whether any happened since
+   * and stops noting. A cache channel's replay must not follow a newer live event.
+   */
+  watchTopic(topic: string): () => boolean {
+    let watch = this.#watchedTopics.get(topic);
+    if (!watch) this.#watchedTopics.set(topic, (watch = { published: 0, watchers: 0 }));
+    watch.watchers++;
+    const before = watch.published;
+    const noted = watch;
+    return () => {
+      if (--noted.watchers === 0) this.#watchedTopics.delete(topic);
+      return noted.published !== before;
+    };
+  }
+
+  /** @internal A presence subscriber waiting for its member snapshot hears member events meanwhile. */
+  awaitMembers(app: App, channel: string, connection: Connection): void {
+    const topic = this.topic(app, channel);
+    let waiting = this.#awaitingMembers.get(topic);
+    if (!waiting) this.#awaitingMembers.set(topic, (waiting = new Set()));
+    waiting.add(connection);
+  }
+
+  /** @internal */
+  stopAwaitingMembers(app: App, channel: string, connection: Connection): void {
+    const topic = this.topic(app, channel);
+    const waiting = this.#awaitingMembers.get(topic);
+    if (waiting?.delete(connection) && waiting.size === 0) this.#awaitingMembers.delete(topic);
+  }
+
+  async #isPresent({ app, channel, userId }: MemberChange): Promise<boolean> {
+    if (this.scaler.isPresenceMember) return this.scaler.isPresenceMember(app.id, channel, userId);
+    return (await this.scaler.presenceMembers(app.id, channel)).some((member) => member.userId === userId);
+  }
+
+  /**
+   * Member events go to the channel's confirmed subscribers and to those
+   * still waiting for their snapshot. A socket subscribed as a user is that
+   * user's proof of presence: it never hears that its own user left (a late
+   * `member_removed` from another node's socket of the same user would
+   * otherwise drop the user from its own list).
    */
   #publishMemberChange({ app, channel, frame, present, userId, exceptSocketId }: MemberChange): void {
     const event = present ? 'pusher_internal:member_added' : 'pusher_internal:member_removed';
-    const subscribers = present ? undefined : this.localSubscribers.get(this.topic(app, channel));
-    const sameUser = (connection: Connection) => connection.channels.get(channel)?.presenceUserId === userId;
-    if (!subscribers || ![...subscribers].some(sameUser)) {
+    const topic = this.topic(app, channel);
+    const waiting = this.#awaitingMembers.get(topic);
+    const sameUser = (connection: Connection) => !present && connection.channels.get(channel)?.presenceUserId === userId;
+    const skip = (connection: Connection) => connection.socketId === exceptSocketId || sameUser(connection);
+    if (waiting) for (const connection of waiting) if (!skip(connection)) connection.socket.send(frame);
+
+    const subscribers = this.localSubscribers.get(topic);
+    if (!subscribers) return;
+    if (present || ![...subscribers].some(sameUser)) {
       this.publishLocal(app, channel, frame, event, exceptSocketId);
       return;
     }
     let recipients = 0;
     for (const connection of subscribers) {
-      if (sameUser(connection) || connection.socketId === exceptSocketId) continue;
+      if (skip(connection)) continue;
       connection.socket.send(frame);
       recipients++;
     }
@@ -446,9 +501,15 @@ export class RealtimeServer {
       case 'broadcast': {
         const deliver = (app: App | undefined) => {
           if (!app) return;
-          const member = memberChangeOf(message.frame);
-          if (member) this.#memberEvents.push({ app, channel: message.channel, frame: message.frame, exceptSocketId: message.exceptSocketId, ...member });
-          else this.publishLocal(app, message.channel, message.frame, '', message.exceptSocketId);
+          const { channel, frame, exceptSocketId } = message;
+          const topic = this.topic(app, channel);
+          const member = memberChangeOf(frame);
+          if (!member) {
+            this.#fromBus.deliver(topic, () => this.publishLocal(app, channel, frame, '', exceptSocketId));
+            return;
+          }
+          const change = { app, channel, frame, exceptSocketId, ...member };
+          this.#fromBus.deliver(topic, () => this.#publishMemberChange(change), async () => (await this.#isPresent(change)) === change.present);
         };
         const found = this.apps.findById(message.appId);
         if (found instanceof Promise) {

@@ -95,8 +95,8 @@ export interface Scaler {
   leavePresence(appId: string, channel: string, socketId: string, userId: string): Promise<boolean>;
   presenceMembers(appId: string, channel: string): Promise<PresenceMember[]>;
   /**
-   * Whether a user is a member of a presence channel anywhere. Optional: the
-   * engine falls back to `presenceMembers`, which costs more on big channels.
+   * Whether a user is in a presence channel anywhere (a late member event from another node is checked
+   * with it). Optional: without it the engine reads `presenceMembers`, which costs more on big channels.
    */
   isPresenceMember?(appId: string, channel: string, userId: string): Promise<boolean>;
   userCount(appId: string, channel: string): Promise<number>;

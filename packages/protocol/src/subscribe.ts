@@ -12,7 +12,7 @@ import {
   type SubscriptionErrorType,
 } from './frames.js';
 import { parsePresenceData, presencePayload } from './presence-data.js';
-import type { PresenceMember } from './scaler.js';
+import type { CachedEvent, PresenceMember } from './scaler.js';
 import type { RealtimeServer } from './realtime-server.js';
 import type { App } from './app.js';
 import { inChannelOrder } from './channel-order.js';
@@ -87,14 +87,15 @@ async function subscribe(server: RealtimeServer, connection: Connection, channel
 
   const membership: Membership = { active: false, presenceUserId: undefined };
   connection.channels.set(channel, membership);
-  // A presence subscriber listens before its member snapshot is taken: a member event published after the
-  // snapshot reaches it, one published before is in the snapshot, so it misses none. Other channels listen
-  // once they are registered, as Pusher does: no event arrives before subscription_succeeded.
-  if (presenceMember?.ok) server.addLocalSubscriber(server.topic(app, channel), connection);
+  // A presence subscriber hears member events before its snapshot is taken: one published after the
+  // snapshot reaches it, one published before is in the snapshot, so it misses none. Channel events
+  // reach it, as any subscriber, only once it is confirmed.
+  if (presenceMember?.ok) server.awaitMembers(app, channel, connection);
   try {
     await register(server, connection, channel, membership, presenceMember?.ok ? presenceMember.member : undefined);
   } catch (error) {
     // Half-registered and still open: let the client subscribe again. (Once closed, the close cleans up.)
+    server.stopAwaitingMembers(app, channel, connection);
     if (connection.state === 'open' && connection.channels.get(channel) === membership) {
       connection.channels.delete(channel);
       server.removeLocalSubscriber(server.topic(app, channel), connection);
@@ -113,11 +114,12 @@ async function subscribe(server: RealtimeServer, connection: Connection, channel
  */
 async function register(server: RealtimeServer, connection: Connection, channel: string, membership: Membership, member: PresenceMember | undefined): Promise<void> {
   const { app, socket, socketId } = connection;
+  let publishedSince: (() => boolean) | undefined;
   if (member) {
     const joined = await server.scaler.joinPresence(app.id, channel, socketId, member, app.maxPresenceMembers);
+    server.stopAwaitingMembers(app, channel, connection);
     if (joined.status === 'full') {
       connection.channels.delete(channel);
-      server.removeLocalSubscriber(server.topic(app, channel), connection);
       if (connection.state === 'open') {
         refuseSubscription(server, connection, channel, {
           reason: 'presence_full',
@@ -131,6 +133,7 @@ async function register(server: RealtimeServer, connection: Connection, channel:
     membership.presenceUserId = member.userId;
     if (connection.state === 'open') {
       // In the same turn as the snapshot arrived: no member event can slip between the two.
+      publishedSince = listen(server, connection, channel);
       socket.send(subscriptionSucceededFrame(channel, presencePayload(joined.members)));
       membership.active = true;
     }
@@ -143,23 +146,47 @@ async function register(server: RealtimeServer, connection: Connection, channel:
   const count = await server.scaler.addSubscription(app.id, channel, socketId);
   if (count === 1) server.events.emit('channel.occupied', { app, channel });
   if (connection.state !== 'open') return;
-
-  if (!member) server.addLocalSubscriber(server.topic(app, channel), connection);
-  const cached = isCacheChannel(channel) ? await server.scaler.cachedEvent(app.id, channel) : undefined;
-  if (connection.state !== 'open') return;
-  membership.active = true;
-  socket.cork(() => {
-    // A presence subscriber was confirmed with its member snapshot above; the cache replay follows it.
-    if (!member) socket.send(subscriptionSucceededFrame(channel));
-    if (!isCacheChannel(channel)) return;
-    if (cached) {
-      socket.send(cached.frame);
-    } else {
-      socket.send(cacheMissFrame(channel));
-      server.events.emit('cache.miss', { app, channel });
-    }
-  });
+  if (!member) {
+    // Listening and confirmed in one turn, as Pusher does: no event arrives before subscription_succeeded.
+    publishedSince = listen(server, connection, channel);
+    socket.send(subscriptionSucceededFrame(channel));
+    membership.active = true;
+  }
+  if (publishedSince) await replayCache(server, connection, channel, publishedSince);
   server.log.channel.debug({ app: app.id, socketId, channel }, 'subscribed');
+}
+
+/**
+ * Joins the channel's fan-out. For a cache channel, returns whether anything
+ * was published to it since (the cache replay must not follow a newer live event).
+ */
+function listen(server: RealtimeServer, connection: Connection, channel: string): (() => boolean) | undefined {
+  const topic = server.topic(connection.app, channel);
+  server.addLocalSubscriber(topic, connection);
+  return isCacheChannel(channel) ? server.watchTopic(topic) : undefined;
+}
+
+/**
+ * Sends a cache channel's last event (or cache_miss) after the confirmation,
+ * unless a live event reached the subscriber meanwhile: that one is at least
+ * as new as anything the cache could replay.
+ */
+async function replayCache(server: RealtimeServer, connection: Connection, channel: string, publishedSince: () => boolean): Promise<void> {
+  const { app, socket } = connection;
+  let cached: CachedEvent | undefined;
+  let overtaken: boolean;
+  try {
+    cached = await server.scaler.cachedEvent(app.id, channel);
+  } finally {
+    overtaken = publishedSince();
+  }
+  if (overtaken || connection.state !== 'open') return;
+  if (cached) {
+    socket.send(cached.frame);
+  } else {
+    socket.send(cacheMissFrame(channel));
+    server.events.emit('cache.miss', { app, channel });
+  }
 }
 
 /** `pusher:unsubscribe`: no reply, as in Pusher; in order per channel. */

@@ -99,9 +99,10 @@ if (redisServerInstalled()) {
       await nodes.kill();
       const frame = (n: number) => `{"n":${n},"pad":"${'x'.repeat(40)}"}`;
       for (let n = 0; n < 100; n++) nodes.a.publish({ type: 'broadcast', appId: 'app', channel: 'c', frame: frame(n) });
+      // A publish written just before the client noticed the outage comes back to the outbox when it fails.
+      await expect.poll(() => nodes.a.stats.outboxMessages + nodes.a.stats.outboxDropped).toBe(100);
       const held = nodes.a.stats;
       expect(held.outboxBytes).toBeLessThanOrEqual(2_000);
-      expect(held.outboxMessages + held.outboxDropped).toBe(100);
       await nodes.restart();
       await expect.poll(() => nodes.received.get('c')?.length ?? 0, { timeout: 10_000 }).toBe(held.outboxMessages);
       expect(nodes.received.get('c')).toEqual(range(100 - held.outboxMessages, 100));

@@ -386,6 +386,12 @@ class RedisScalerNode implements RedisScaler {
     return Object.entries(reply).map(([userId, userInfo]) => ({ userId, userInfo }));
   }
 
+  async isPresenceMember(appId: string, channel: string, userId: string): Promise<boolean> {
+    const reply = (await this.#ready()) ? await this.#send((redis) => redis.hexists(this.#keys.presenceUsers(appId, channel), userId)) : OFFLINE;
+    if (reply === OFFLINE) return this.#state.presenceMembers(appId, channel).some((member) => member.userId === userId);
+    return reply === 1;
+  }
+
   async userCount(appId: string, channel: string): Promise<number> {
     const reply = (await this.#ready()) ? await this.#send((redis) => redis.hlen(this.#keys.presenceUsers(appId, channel))) : OFFLINE;
     return reply === OFFLINE ? this.#state.userCount(appId, channel) : reply;

@@ -62,6 +62,10 @@ export function runScalerConformance(name: string, options: ScalerConformanceOpt
       expect(second).toMatchObject({ status: 'joined', firstForUser: false });
       expect(await scaler.userCount(app, 'presence-room')).toBe(1);
       expect(await scaler.presenceMembers(app, 'presence-room')).toEqual([alice]);
+      if (scaler.isPresenceMember) {
+        expect(await scaler.isPresenceMember(app, 'presence-room', 'alice')).toBe(true);
+        expect(await scaler.isPresenceMember(app, 'presence-room', 'bob')).toBe(false);
+      }
       expect(await scaler.leavePresence(app, 'presence-room', '1.1', 'alice')).toBe(false);
       expect(await scaler.leavePresence(app, 'presence-room', '1.2', 'alice')).toBe(true);
       expect(await scaler.userCount(app, 'presence-room')).toBe(0);

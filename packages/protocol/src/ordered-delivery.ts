@@ -1,0 +1,40 @@
+/**
+ * Local delivery of what arrives from the bus, in arrival order per topic,
+ * where some messages must first be checked against the cluster state.
+ *
+ * A member event crosses the bus with some delay. When a user leaves on one
+ * node and comes back on another within that delay, the first node's late
+ * `member_removed` reaches a third node after the return: delivered as is,
+ * it would remove a present user from its subscribers' lists for good. So a
+ * member event from another node is delivered only if it is still true when
+ * its turn comes, and whatever arrives for that topic meanwhile (the user's
+ * first client event, a local member event) waits behind it, keeping the
+ * order each node published in. With nothing waiting, delivery is immediate:
+ * the common path costs one size check.
+ */
+export class OrderedDelivery {
+  readonly #tails = new Map<string, Promise<void>>();
+  readonly #onError: (error: unknown) => void;
+
+  constructor(onError: (error: unknown) => void) {
+    this.#onError = onError;
+  }
+
+  /** Sends now, or after what is already waiting for this topic; `stillTrue` is asked just before sending. */
+  deliver(topic: string, send: () => void, stillTrue?: () => Promise<boolean>): void {
+    const ahead = this.#tails.size === 0 ? undefined : this.#tails.get(topic);
+    if (!ahead && !stillTrue) {
+      send();
+      return;
+    }
+    const current: Promise<void> = (ahead ?? Promise.resolve())
+      .then(async () => {
+        if (!stillTrue || (await stillTrue())) send();
+      })
+      .catch(this.#onError)
+      .finally(() => {
+        if (this.#tails.get(topic) === current) this.#tails.delete(topic);
+      });
+    this.#tails.set(topic, current);
+  }
+}
