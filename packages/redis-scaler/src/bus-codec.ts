@@ -1,13 +1,15 @@
 import type { ClusterMessage } from '@org/protocol';
 
 /**
- * Wire format of the bus: `{"n":"<nodeId>","s":<seq>,"m":<message>}`. The
+ * Wire format of the bus: `{"n":"<nodeId>","e":"<epoch>","s":<seq>,"m":<message>}`. The
  * message is serialised once per publish; a broadcast's frame stays a string
  * inside it, so receivers hand it to their sockets without re-encoding it.
  * `s` numbers a node's messages in the order it sends them (from 1), so a
  * receiver drops a message it already had (resent after a failed PUBLISH whose
- * effect was unknown) and counts the ones it missed. External publishers
- * (`publishClusterMessage`) send no `s`.
+ * effect was unknown) and counts the ones it missed. `e` is random per start
+ * of a node, so a node restarted under the same configured `nodeId` numbers
+ * anew without being taken for its earlier self. External publishers
+ * (`publishClusterMessage`) send neither.
  */
 export function encodeMessage(nodeId: string, message: ClusterMessage): string {
   return `{"n":${JSON.stringify(nodeId)},"m":${JSON.stringify(message)}}`;
@@ -16,6 +18,11 @@ export function encodeMessage(nodeId: string, message: ClusterMessage): string {
 /** A node's payload from its own prefix, a sequence number and the message body (`JSON.stringify(message)`). */
 export function sequencedPayload(ownPrefix: string, seq: number, body: string): string {
   return `${ownPrefix}"s":${seq},"m":${body}}`;
+}
+
+/** The prefix of what this run of a node sends: its own prefix plus its epoch. */
+export function senderPrefix(nodeId: string, epoch: string): string {
+  return `${ownMessagePrefix(nodeId)}"e":${JSON.stringify(epoch)},`;
 }
 
 /** The prefix of this node's own messages, recognised without parsing them. */
@@ -27,6 +34,8 @@ export function ownMessagePrefix(nodeId: string): string {
 export interface Envelope {
   message: ClusterMessage;
   node: string | undefined;
+  /** The sender's run: node id and epoch, when it sent an epoch; the node id alone otherwise. */
+  sender: string | undefined;
   seq: number | undefined;
 }
 
@@ -43,11 +52,13 @@ export function decodeEnvelope(payload: string): Envelope | undefined {
     return undefined;
   }
   if (!isObject(parsed)) return undefined;
-  const { n: node, s: seq } = parsed;
+  const { n: node, e: epoch, s: seq } = parsed;
   if (node !== undefined && !isString(node)) return undefined;
+  if (epoch !== undefined && !isString(epoch)) return undefined;
   if (seq !== undefined && !(Number.isSafeInteger(seq) && (seq as number) > 0)) return undefined;
   const message = toMessage(parsed['m']);
-  return message && { message, node, seq: seq as number | undefined };
+  const sender = node === undefined ? undefined : epoch === undefined ? node : `${node}\u0000${epoch}`;
+  return message && { message, node, sender, seq: seq as number | undefined };
 }
 
 /** Parses and checks a bus payload; undefined for anything that is not a cluster message. Never throws. */

@@ -18,7 +18,7 @@ export interface BusPublisherOptions {
   /** The command connection (no offline queue: a command fails at once while Redis is away). */
   redis: Redis;
   busKey: string;
-  /** `ownMessagePrefix(nodeId)`. */
+  /** `senderPrefix(nodeId, epoch)`: starts with `ownMessagePrefix(nodeId)`. */
   ownPrefix: string;
   outboxMaxBytes: number;
   outboxMaxAgeMs: number;

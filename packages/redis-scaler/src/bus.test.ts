@@ -32,6 +32,26 @@ if (redis) {
   }
 
   describe('the cluster bus', () => {
+    it('hears a node restarted under the same configured nodeId (its numbering starts anew)', async () => {
+      const prefix = uniquePrefix('bus-restart');
+      const received: ClusterMessage[] = [];
+      const receiver = createRedisScaler({ redis: client, prefix, nodeId: 'pod-a' });
+      opened.push(receiver);
+      await receiver.start((message) => received.push(message));
+      const first = createRedisScaler({ redis: client, prefix, nodeId: 'pod-b' });
+      await first.start(() => {});
+      for (let i = 0; i < 5; i++) first.publish({ type: 'terminate-user', appId: 'a', userId: `before-${i}` });
+      await expect.poll(() => received.length, { timeout: 3_000 }).toBe(5);
+      await first.close();
+
+      const restarted = createRedisScaler({ redis: client, prefix, nodeId: 'pod-b' });
+      opened.push(restarted);
+      await restarted.start(() => {});
+      for (let i = 0; i < 3; i++) restarted.publish({ type: 'terminate-user', appId: 'a', userId: `after-${i}` });
+      await expect.poll(() => received.length, { timeout: 3_000 }).toBe(8);
+      expect(receiver.stats.duplicateMessages).toBe(0);
+    });
+
     it('carries every message type and large frames intact, in order', async () => {
       const received: ClusterMessage[] = [];
       const { sender } = await pair((message) => received.push(message));

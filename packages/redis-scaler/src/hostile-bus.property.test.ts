@@ -2,7 +2,7 @@ import type { ClusterMessage } from '@org/protocol';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeEnvelope, decodeMessage, encodeMessage, ownMessagePrefix, sequencedPayload } from './bus-codec.js';
+import { decodeEnvelope, decodeMessage, encodeMessage, ownMessagePrefix, senderPrefix, sequencedPayload } from './bus-codec.js';
 import { createRedisScaler, type ScalerLogger } from './index.js';
 import { busMessageForTests } from './internal.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
@@ -72,9 +72,10 @@ describe('decoding a hostile bus', () => {
 
   it('gives back exactly what was sent, with sender and number', () => {
     fc.assert(
-      fc.property(validMessage, fc.string(), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (message, node, seq) => {
+      fc.property(validMessage, fc.string(), fc.string(), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (message, node, epoch, seq) => {
         expect(decodeMessage(encodeMessage(node, message))).toEqual(message);
-        expect(decodeEnvelope(sequencedPayload(ownMessagePrefix(node), seq, JSON.stringify(message)))).toEqual({ message, node, seq });
+        expect(decodeEnvelope(sequencedPayload(ownMessagePrefix(node), seq, JSON.stringify(message)))).toEqual({ message, node, sender: node, seq });
+        expect(decodeEnvelope(sequencedPayload(senderPrefix(node, epoch), seq, JSON.stringify(message)))).toEqual({ message, node, sender: `${node}\u0000${epoch}`, seq });
       }),
     );
   });

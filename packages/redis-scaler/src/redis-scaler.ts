@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { frames } from '@org/protocol';
 import type { CachedEvent, ClusterMessage, ClusterMessageHandler, HeldChannel, NodeLoss, NodeLossHandler, PresenceJoin, PresenceMember, Scaler, SocketRemoval } from '@org/protocol';
 import type { Redis, RedisOptions } from 'ioredis';
-import { decodeEnvelope, ownMessagePrefix } from './bus-codec.js';
+import { decodeEnvelope, ownMessagePrefix, senderPrefix } from './bus-codec.js';
 import { BusPublisher, type PublisherStats } from './bus-publisher.js';
 import { RedisScalerError } from './errors.js';
 import { busMessageForTests, crashForTests } from './internal.js';
@@ -140,7 +141,7 @@ class RedisScalerNode implements RedisScaler {
     this.#publisher = new BusPublisher({
       redis: this.#commands,
       busKey: this.#keys.bus,
-      ownPrefix: this.#ownPrefix,
+      ownPrefix: senderPrefix(options.nodeId, randomBytes(6).toString('hex')),
       outboxMaxBytes: options.outboxMaxBytes,
       outboxMaxAgeMs: options.outboxMaxSeconds * 1_000,
       onDown: (error) => this.#markDown(error),
@@ -490,8 +491,8 @@ class RedisScalerNode implements RedisScaler {
       if (this.#invalidMessages++ === 0) this.#options.logger.warn({ node: this.nodeId, bytes: payload.length }, 'ignored a malformed message on the bus');
       return;
     }
-    const { message, node, seq } = envelope;
-    if (node !== undefined && seq !== undefined && !this.#sequences.accept(node, seq)) return;
+    const { message, sender, seq } = envelope;
+    if (sender !== undefined && seq !== undefined && !this.#sequences.accept(sender, seq)) return;
     try {
       this.#handler?.(message);
     } catch (error) {
