@@ -1,27 +1,27 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jsonNestingExceeds } from './json-depth.js';
+import { nestsDeeperThan } from '@org/protocol';
 import { signedFetch, startApi, type ApiFixture } from './test-fixture.js';
 
 const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
-describe('jsonNestingExceeds', () => {
+describe('nestsDeeperThan', () => {
   it('counts the outermost value as level 1', () => {
-    expect(jsonNestingExceeds('{}', 1)).toBe(false);
-    expect(jsonNestingExceeds('{"a":[]}', 1)).toBe(true);
-    expect(jsonNestingExceeds(arrays(64), 64)).toBe(false);
-    expect(jsonNestingExceeds(arrays(65), 64)).toBe(true);
-    expect(jsonNestingExceeds(`{"a":1,"b":${arrays(63)}}`, 64)).toBe(false);
+    expect(nestsDeeperThan('{}', 1)).toBe(false);
+    expect(nestsDeeperThan('{"a":[]}', 1)).toBe(true);
+    expect(nestsDeeperThan(arrays(64), 64)).toBe(false);
+    expect(nestsDeeperThan(arrays(65), 64)).toBe(true);
+    expect(nestsDeeperThan(`{"a":1,"b":${arrays(63)}}`, 64)).toBe(false);
   });
 
   it('counts siblings by their own depth, not their sum', () => {
-    expect(jsonNestingExceeds(`[${Array.from({ length: 100 }, () => arrays(3)).join(',')}]`, 4)).toBe(false);
+    expect(nestsDeeperThan(`[${Array.from({ length: 100 }, () => arrays(3)).join(',')}]`, 4)).toBe(false);
   });
 
   it('ignores brackets inside strings, also after escaped quotes and backslashes', () => {
-    expect(jsonNestingExceeds(JSON.stringify({ data: arrays(5_000) }), 64)).toBe(false);
-    expect(jsonNestingExceeds(`{"a":"\\"[[[[","b":"\\\\"}`, 1)).toBe(false);
-    expect(jsonNestingExceeds(`{"a":"\\\\",[[]]}`, 2)).toBe(true);
+    expect(nestsDeeperThan(JSON.stringify({ data: arrays(5_000) }), 64)).toBe(false);
+    expect(nestsDeeperThan(`{"a":"\\"[[[[","b":"\\\\"}`, 1)).toBe(false);
+    expect(nestsDeeperThan(`{"a":"\\\\",[[]]}`, 2)).toBe(true);
   });
 });
 
@@ -38,7 +38,7 @@ function depthOf(value: unknown): number {
   return deepest;
 }
 
-describe('jsonNestingExceeds agrees with the parsed value', () => {
+describe('nestsDeeperThan agrees with the parsed value', () => {
   // Strings full of brackets, quotes and backslashes are what a text scan can get wrong.
   const trickyString = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', '\u00e9', '\\"') });
   const value = fc.letrec<{ value: unknown }>((tie) => ({
@@ -54,7 +54,7 @@ describe('jsonNestingExceeds agrees with the parsed value', () => {
     fc.assert(
       fc.property(value, fc.integer({ min: 1, max: 8 }), (json, limit) => {
         const text = JSON.stringify(json);
-        expect(jsonNestingExceeds(text, limit)).toBe(depthOf(json) > limit);
+        expect(nestsDeeperThan(text, limit)).toBe(depthOf(json) > limit);
       }),
       { numRuns: 500 },
     );
@@ -64,7 +64,7 @@ describe('jsonNestingExceeds agrees with the parsed value', () => {
     const text = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', ':', ',', '1', 'a', ' ', '\u0000'), maxLength: 200 });
     fc.assert(
       fc.property(text, fc.integer({ min: 1, max: 8 }), (candidate, limit) => {
-        const exceeds = jsonNestingExceeds(candidate, limit);
+        const exceeds = nestsDeeperThan(candidate, limit);
         let parsed: unknown;
         try {
           parsed = JSON.parse(candidate);

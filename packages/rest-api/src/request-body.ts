@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { nestsDeeperThan } from '@org/protocol';
 import { PusherApiError } from './errors.js';
-import { jsonNestingExceeds } from './json-depth.js';
 
 /** "is required" when absent, else what was expected. */
 const expected = (what: string) => ({
@@ -43,7 +43,7 @@ export type BatchBody = z.infer<typeof batchBodySchema>;
  * Nesting deeper than `maxDepth` is refused before parsing (see `maxJsonDepth`).
  */
 export function parseJsonBody<T>(text: string, schema: z.ZodType<T>, maxDepth: number): T {
-  if (jsonNestingExceeds(text, maxDepth)) {
+  if (nestsDeeperThan(text, maxDepth)) {
     throw new PusherApiError('MALFORMED_REQUEST', `the request body nests JSON deeper than ${maxDepth} levels (maxJsonDepth)`);
   }
   let json: unknown;
