@@ -12,6 +12,21 @@
  * order each node published in. With nothing waiting, delivery is immediate:
  * the common path costs one size check.
  */
+/** How long a check may hold its topic's messages before they go out unchecked. */
+export const checkTimeoutMs = 1_000;
+
+async function answerOrTrue(check: () => Promise<boolean>): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), checkTimeoutMs);
+  });
+  try {
+    return await Promise.race([check().catch(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class OrderedDelivery {
   readonly #tails = new Map<string, Promise<void>>();
   readonly #onError: (error: unknown) => void;
@@ -20,7 +35,11 @@ export class OrderedDelivery {
     this.#onError = onError;
   }
 
-  /** Sends now, or after what is already waiting for this topic; `stillTrue` is asked just before sending. */
+  /**
+   * Sends now, or after what is already waiting for this topic; `stillTrue` is asked just before
+   * sending. A check that fails, or does not answer within `checkTimeoutMs`, lets the message through:
+   * a stale member event is rare, a lost one (a member missing from every list here) is not acceptable.
+   */
   deliver(topic: string, send: () => void, stillTrue?: () => Promise<boolean>): void {
     const ahead = this.#tails.size === 0 ? undefined : this.#tails.get(topic);
     if (!ahead && !stillTrue) {
@@ -29,7 +48,7 @@ export class OrderedDelivery {
     }
     const current: Promise<void> = (ahead ?? Promise.resolve())
       .then(async () => {
-        if (!stillTrue || (await stillTrue())) send();
+        if (!stillTrue || (await answerOrTrue(stillTrue))) send();
       })
       .catch(this.#onError)
       .finally(() => {

@@ -42,6 +42,9 @@ export interface RealtimeServerOptions {
 
 const nullPublisher: Publisher = { publish() {} };
 
+/** Client events are relayed, never cached: they do not overtake a cache replay. */
+const clientEventFramePrefix = '{"event":"client-';
+
 const frameRefusalReasons: Record<InboundFrameProblem, FrameRefusalReason> = {
   syntax: 'invalid_json',
   depth: 'too_deep',
@@ -97,8 +100,8 @@ export class RealtimeServer {
    */
   readonly #awaitingMembers = new Map<string, Set<Connection>>();
   readonly #fromBus: OrderedDelivery;
-  /** Topics with a cache replay pending, and how many events were published to each since it started. */
-  readonly #watchedTopics = new Map<string, { published: number; watchers: number }>();
+  /** Subscribers with a cache replay pending, per topic, and whether a cacheable event reached them since. */
+  readonly #watchedTopics = new Map<string, Set<{ socketId: string; overtaken: boolean }>>();
   #draining = false;
   readonly #pendingCleanups = new Set<Promise<void>>();
 
@@ -369,10 +372,7 @@ export class RealtimeServer {
     const topic = this.topic(app, channel);
     const subscribers = this.localSubscribers.get(topic);
     if (!subscribers) return;
-    if (this.#watchedTopics.size !== 0 && !event.startsWith('pusher_internal:')) {
-      const watch = this.#watchedTopics.get(topic);
-      if (watch) watch.published++;
-    }
+    if (this.#watchedTopics.size !== 0) this.#noteCacheable(topic, frame, event, exceptSocketId);
     const excluded = exceptSocketId === undefined ? undefined : this.connections.get(exceptSocketId);
     if (excluded && excluded.app.id === app.id && subscribers.has(excluded)) {
       excluded.socket.publishExceptSelf(topic, frame);
@@ -397,19 +397,26 @@ export class RealtimeServer {
   }
 
   /**
-   * @internal Starts noting publishes to a topic; the returned function tells whether any happened since
-   * and stops noting. A cache channel's replay must not follow a newer live event.
+   * @internal Starts noting, for one subscriber of a topic, whether an event that a cache could hold
+   * (not a member or client event) reaches it; the returned function tells and stops noting. A cache
+   * channel's replay must not follow a newer live event.
    */
-  watchTopic(topic: string): () => boolean {
-    let watch = this.#watchedTopics.get(topic);
-    if (!watch) this.#watchedTopics.set(topic, (watch = { published: 0, watchers: 0 }));
-    watch.watchers++;
-    const before = watch.published;
-    const noted = watch;
+  watchTopic(topic: string, connection: Connection): () => boolean {
+    let watches = this.#watchedTopics.get(topic);
+    if (!watches) this.#watchedTopics.set(topic, (watches = new Set()));
+    const watch = { socketId: connection.socketId, overtaken: false };
+    watches.add(watch);
+    const noted = watches;
     return () => {
-      if (--noted.watchers === 0) this.#watchedTopics.delete(topic);
-      return noted.published !== before;
+      if (noted.delete(watch) && noted.size === 0 && this.#watchedTopics.get(topic) === noted) this.#watchedTopics.delete(topic);
+      return watch.overtaken;
     };
+  }
+
+  #noteCacheable(topic: string, frame: string, event: string, exceptSocketId: string | undefined): void {
+    const watches = this.#watchedTopics.get(topic);
+    if (!watches || event.startsWith('pusher_internal:') || frame.startsWith(clientEventFramePrefix)) return;
+    for (const watch of watches) if (watch.socketId !== exceptSocketId) watch.overtaken = true;
   }
 
   /** @internal A presence subscriber waiting for its member snapshot hears member events meanwhile. */

@@ -96,7 +96,8 @@ export interface Scaler {
   presenceMembers(appId: string, channel: string): Promise<PresenceMember[]>;
   /**
    * Whether a user is in a presence channel anywhere (a late member event from another node is checked
-   * with it). Optional: without it the engine reads `presenceMembers`, which costs more on big channels.
+   * with it). Rejects when it cannot tell; the event is then delivered unchecked, as after 1 s without an
+   * answer. Optional: without it the engine reads `presenceMembers`, which costs more on big channels.
    */
   isPresenceMember?(appId: string, channel: string, userId: string): Promise<boolean>;
   userCount(appId: string, channel: string): Promise<number>;

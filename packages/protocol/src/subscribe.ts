@@ -115,45 +115,53 @@ async function subscribe(server: RealtimeServer, connection: Connection, channel
 async function register(server: RealtimeServer, connection: Connection, channel: string, membership: Membership, member: PresenceMember | undefined): Promise<void> {
   const { app, socket, socketId } = connection;
   let publishedSince: (() => boolean) | undefined;
-  if (member) {
-    const joined = await server.scaler.joinPresence(app.id, channel, socketId, member, app.maxPresenceMembers);
-    server.stopAwaitingMembers(app, channel, connection);
-    if (joined.status === 'full') {
-      connection.channels.delete(channel);
-      if (connection.state === 'open') {
-        refuseSubscription(server, connection, channel, {
-          reason: 'presence_full',
-          type: 'LimitReached',
-          error: `Presence channel is full (${app.maxPresenceMembers} members).`,
-          status: ErrorCode.OverCapacity,
-        });
+  try {
+    if (member) {
+      const joined = await server.scaler.joinPresence(app.id, channel, socketId, member, app.maxPresenceMembers);
+      server.stopAwaitingMembers(app, channel, connection);
+      if (joined.status === 'full') {
+        connection.channels.delete(channel);
+        if (connection.state === 'open') {
+          refuseSubscription(server, connection, channel, {
+            reason: 'presence_full',
+            type: 'LimitReached',
+            error: `Presence channel is full (${app.maxPresenceMembers} members).`,
+            status: ErrorCode.OverCapacity,
+          });
+        }
+        return;
       }
-      return;
+      membership.presenceUserId = member.userId;
+      if (connection.state === 'open') {
+        // In the same turn as the snapshot arrived: no member event can slip between the two.
+        publishedSince = listen(server, connection, channel);
+        socket.send(subscriptionSucceededFrame(channel, presencePayload(joined.members)));
+        membership.active = true;
+      }
+      if (joined.firstForUser) {
+        server.broadcastMemberChange({ app, channel, userId: member.userId, present: true, frame: memberAddedFrame(channel, member.userId, member.userInfo), exceptSocketId: socketId });
+        server.events.emit('member.added', { app, channel, userId: member.userId });
+      }
     }
-    membership.presenceUserId = member.userId;
-    if (connection.state === 'open') {
-      // In the same turn as the snapshot arrived: no member event can slip between the two.
+
+    const count = await server.scaler.addSubscription(app.id, channel, socketId);
+    if (count === 1) server.events.emit('channel.occupied', { app, channel });
+    if (connection.state !== 'open') return;
+    if (!member) {
+      // Listening and confirmed in one turn, as Pusher does: no event arrives before subscription_succeeded.
       publishedSince = listen(server, connection, channel);
-      socket.send(subscriptionSucceededFrame(channel, presencePayload(joined.members)));
+      socket.send(subscriptionSucceededFrame(channel));
       membership.active = true;
     }
-    if (joined.firstForUser) {
-      server.broadcastMemberChange({ app, channel, userId: member.userId, present: true, frame: memberAddedFrame(channel, member.userId, member.userInfo), exceptSocketId: socketId });
-      server.events.emit('member.added', { app, channel, userId: member.userId });
+    if (publishedSince) {
+      const watched = publishedSince;
+      publishedSince = undefined;
+      await replayCache(server, connection, channel, watched);
     }
+    server.log.channel.debug({ app: app.id, socketId, channel }, 'subscribed');
+  } finally {
+    publishedSince?.(); // a watch never handed to the replay (closed or failed meanwhile) is released
   }
-
-  const count = await server.scaler.addSubscription(app.id, channel, socketId);
-  if (count === 1) server.events.emit('channel.occupied', { app, channel });
-  if (connection.state !== 'open') return;
-  if (!member) {
-    // Listening and confirmed in one turn, as Pusher does: no event arrives before subscription_succeeded.
-    publishedSince = listen(server, connection, channel);
-    socket.send(subscriptionSucceededFrame(channel));
-    membership.active = true;
-  }
-  if (publishedSince) await replayCache(server, connection, channel, publishedSince);
-  server.log.channel.debug({ app: app.id, socketId, channel }, 'subscribed');
 }
 
 /**
@@ -163,7 +171,7 @@ async function register(server: RealtimeServer, connection: Connection, channel:
 function listen(server: RealtimeServer, connection: Connection, channel: string): (() => boolean) | undefined {
   const topic = server.topic(connection.app, channel);
   server.addLocalSubscriber(topic, connection);
-  return isCacheChannel(channel) ? server.watchTopic(topic) : undefined;
+  return isCacheChannel(channel) ? server.watchTopic(topic, connection) : undefined;
 }
 
 /**

@@ -119,6 +119,27 @@ describe('presence subscribers', () => {
   });
 });
 
+describe('member events from another node', () => {
+  it.each([
+    ['fails', () => Promise.reject(new Error('redis unreachable'))],
+    ['never answers', () => new Promise<boolean>(() => {})],
+  ])('are delivered unchecked when the presence check %s', async (_, check) => {
+    const cluster = createMemoryCluster();
+    const watching = { ...cluster.node(), isPresenceMember: check } as Scaler;
+    const [one, two] = [await engine(watching), await engine(cluster.node())];
+    const watcher = await established(one.transport);
+    const joiner = await established(two.transport);
+    subscribePresence(roomy, watcher, 'presence-lobby', 'w');
+    await settle();
+    subscribePresence(roomy, joiner, 'presence-lobby', 'j');
+    while (joiner.events('pusher_internal:subscription_succeeded').length === 0) await new Promise((resolve) => setImmediate(resolve));
+    joiner.receive({ event: 'client-hello', channel: 'presence-lobby', data: {} });
+    for (let i = 0; i < 300 && events(watcher).length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(events(watcher)).toEqual(['pusher_internal:subscription_succeeded', 'pusher_internal:member_added', 'client-hello']);
+    await Promise.all([one.server.stop(), two.server.stop()]);
+  });
+});
+
 describe('cache channels', () => {
   it.each(['cache-score', 'private-cache-score', 'presence-cache-score'])('%s: confirm first, and never replay an older event after a newer live one', async (channel) => {
     const { scaler, release } = gatedScaler(createLocalScaler(), 'cachedEvent');
@@ -133,6 +154,36 @@ describe('cache channels', () => {
     await settle();
     expect(events(socket)).toEqual(['pusher_internal:subscription_succeeded', 'score']);
     expect(socket.events('score').map((frame) => frame.data)).toEqual(['v2']);
+  });
+
+  it('still replays when only a client event came meanwhile (client events are never cached)', async () => {
+    const { scaler, release } = gatedScaler(createLocalScaler(), 'cachedEvent');
+    const { server, transport } = await engine(scaler);
+    await server.trigger(roomy, { name: 'score', data: 'v1', channels: ['private-cache-x'] });
+    const [typist, socket] = [await transport.connect({ appKey: roomy.key }), await transport.connect({ appKey: roomy.key })];
+    typist.receive({ event: 'pusher:subscribe', data: { channel: 'private-cache-x', auth: signChannel(roomy, typist.socketId, 'private-cache-x') } });
+    await settle();
+    release();
+    await settle();
+    socket.receive({ event: 'pusher:subscribe', data: { channel: 'private-cache-x', auth: signChannel(roomy, socket.socketId, 'private-cache-x') } });
+    await settle();
+    typist.receive({ event: 'client-typing', channel: 'private-cache-x', data: {} });
+    release();
+    await settle();
+    expect(events(socket)).toEqual(['pusher_internal:subscription_succeeded', 'client-typing', 'score']);
+    expect(socket.events('score').map((frame) => frame.data)).toEqual(['v1']);
+  });
+
+  it('still replays when the only event meanwhile excluded the subscriber (it never saw it live)', async () => {
+    const { scaler, release } = gatedScaler(createLocalScaler(), 'cachedEvent');
+    const { server, transport } = await engine(scaler);
+    const socket = await transport.connect({ appKey: roomy.key });
+    socket.receive({ event: 'pusher:subscribe', data: { channel: 'cache-y' } });
+    await settle();
+    await server.trigger(roomy, { name: 'score', data: 'v1', channels: ['cache-y'], socketId: socket.socketId });
+    release();
+    await settle();
+    expect(events(socket)).toEqual(['pusher_internal:subscription_succeeded', 'score']);
   });
 
   it('replays the cached event when nothing newer arrived meanwhile', async () => {

@@ -4,7 +4,9 @@ export type RedisScalerErrorCode =
   /** An option failed validation; the message names the key and what it expects. */
   | 'INVALID_OPTION'
   /** The scaler was used after `close()`. */
-  | 'SCALER_CLOSED';
+  | 'SCALER_CLOSED'
+  /** A question only Redis can answer (another node's presence members) while Redis is unreachable. */
+  | 'REDIS_UNAVAILABLE';
 
 /** An error of the Redis scaler with a stable `code`. */
 export class RedisScalerError extends Error {

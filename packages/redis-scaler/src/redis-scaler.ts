@@ -389,7 +389,8 @@ class RedisScalerNode implements RedisScaler {
 
   async isPresenceMember(appId: string, channel: string, userId: string): Promise<boolean> {
     const reply = (await this.#ready()) ? await this.#send((redis) => redis.hexists(this.#keys.presenceUsers(appId, channel), userId)) : OFFLINE;
-    if (reply === OFFLINE) return this.#state.presenceMembers(appId, channel).some((member) => member.userId === userId);
+    // This node's own state knows nothing of other nodes' members: no answer beats a wrong "absent".
+    if (reply === OFFLINE) throw new RedisScalerError('REDIS_UNAVAILABLE', `@org/redis-scaler: cannot tell whether ${userId} is in ${channel} while Redis is unreachable`);
     return reply === 1;
   }
 
