@@ -35,6 +35,11 @@ export class OrderedDelivery {
     this.#onError = onError;
   }
 
+  /** True when nothing waits anywhere: the caller may send directly. */
+  get idle(): boolean {
+    return this.#tails.size === 0;
+  }
+
   /**
    * Sends now, or after what is already waiting for this topic; `stillTrue` is asked just before
    * sending. A check that fails, or does not answer within `checkTimeoutMs`, lets the message through:

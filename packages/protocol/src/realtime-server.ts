@@ -57,6 +57,11 @@ const frameProblemMessages: Record<InboundFrameProblem, (app: App) => string> = 
   shape: () => 'Invalid message format: expected a JSON object with a string "event".',
 };
 
+function someOf<T>(items: Iterable<T>, test: (item: T) => boolean): boolean {
+  for (const item of items) if (test(item)) return true;
+  return false;
+}
+
 function handlerKind(event: string): HandlerKind {
   switch (event) {
     case 'pusher:subscribe':
@@ -456,7 +461,7 @@ export class RealtimeServer {
 
     const subscribers = this.localSubscribers.get(topic);
     if (!subscribers) return;
-    if (present || ![...subscribers].some(sameUser)) {
+    if (present || !someOf(subscribers, sameUser)) {
       this.publishLocal(app, channel, frame, event, exceptSocketId);
       return;
     }
@@ -509,8 +514,12 @@ export class RealtimeServer {
         const deliver = (app: App | undefined) => {
           if (!app) return;
           const { channel, frame, exceptSocketId } = message;
-          const topic = this.topic(app, channel);
           const member = memberChangeOf(frame);
+          if (!member && this.#fromBus.idle) {
+            this.publishLocal(app, channel, frame, '', exceptSocketId); // the common case: nothing waits
+            return;
+          }
+          const topic = this.topic(app, channel);
           if (!member) {
             this.#fromBus.deliver(topic, () => this.publishLocal(app, channel, frame, '', exceptSocketId));
             return;
