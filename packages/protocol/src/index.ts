@@ -4,6 +4,7 @@ export { createStaticAppProvider, type AppProvider } from './app-provider.js';
 export { channelType, isCacheChannel, channelNameProblem, eventNameProblem, serverToUserPrefix, type ChannelType } from './channel-name.js';
 export { signChannel, signUser, verifyChannelAuth, verifyUserAuth } from './channel-auth.js';
 export { ErrorCode } from './close-codes.js';
+export { throttlePerKind } from './failure-reporter.js';
 export { Connection, type Membership } from './connection.js';
 export { RealtimeError, type RealtimeErrorCode } from './errors.js';
 export * as frames from './frames.js';

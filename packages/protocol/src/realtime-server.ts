@@ -124,8 +124,7 @@ export class RealtimeServer {
     this.#protocolVersion = String(options.protocolVersion ?? 7);
     this.#failures = new FailureReporter(this.log.handler);
     this.#fromBus = new OrderedDelivery((error) => {
-      this.events.emit('handler.failed', { app: undefined, kind: 'member_event', error });
-      this.#failures.report('member_event', error, {});
+      this.#failed('member_event', error, undefined, {});
     });
     this.events.onListenerError = (error, event) =>
       this.log.server.error({ err: error, event }, 'a server event listener threw');
@@ -141,8 +140,7 @@ export class RealtimeServer {
       (message) => this.#onClusterMessage(message),
       (loss) =>
         void this.#onNodeLost(loss).catch((error: unknown) => {
-          this.events.emit('handler.failed', { app: undefined, kind: 'node_loss', error });
-          this.log.server.error({ err: error }, 'announcing a dead node\'s members failed');
+          this.#failed('node_loss', error, undefined, {});
         }),
     );
     this.#sweepTimer = setInterval(() => this.#sweep(), this.#sweepIntervalMs);
@@ -300,9 +298,14 @@ export class RealtimeServer {
     }
   }
 
+  /** Every caught failure: one event for metrics, a rate-limited log line. */
+  #failed(kind: HandlerKind, error: unknown, app: App | undefined, context: Record<string, unknown>): void {
+    this.events.emit('handler.failed', { app, kind, error });
+    this.#failures.report(kind, error, context);
+  }
+
   #handlerFailed(connection: Connection, kind: HandlerKind, error: unknown): void {
-    this.events.emit('handler.failed', { app: connection.app, kind, error });
-    this.#failures.report(kind, error, { app: connection.app.id, socketId: connection.socketId });
+    this.#failed(kind, error, connection.app, { app: connection.app.id, socketId: connection.socketId });
     if (connection.state === 'open') connection.socket.send(errorFrame(null, 'Server error while handling the message.'));
   }
 
@@ -503,8 +506,7 @@ export class RealtimeServer {
     try {
       this.#handleClusterMessage(message);
     } catch (error) {
-      this.events.emit('handler.failed', { app: undefined, kind: 'cluster_message', error });
-      this.#failures.report('cluster_message', error, { type: (message as { type?: unknown }).type });
+      this.#failed('cluster_message', error, undefined, { type: (message as { type?: unknown }).type });
     }
   }
 
@@ -530,8 +532,7 @@ export class RealtimeServer {
         const found = this.apps.findById(message.appId);
         if (found instanceof Promise) {
           found.then(deliver).catch((error: unknown) => {
-            this.events.emit('handler.failed', { app: undefined, kind: 'cluster_message', error });
-            this.#failures.report('cluster_message', error, { type: message.type });
+            this.#failed('cluster_message', error, undefined, { type: message.type });
           });
         } else {
           deliver(found);

@@ -1,3 +1,5 @@
+import { throttlePerKind } from '@org/protocol';
+
 /** The uWS callback an exception escaped from: the engine's or a handler's bug, caught by the transport. */
 export type TransportCallback = 'upgrade' | 'open' | 'message' | 'close' | 'http';
 
@@ -37,19 +39,7 @@ function writeToConsole(error: unknown, where: TransportCallback, suppressed: nu
  * on every message cannot flood the log.
  */
 export function createRateLimitedReporter(options: RateLimitedReporterOptions = {}): TransportErrorHandler {
-  const intervalMs = options.intervalMs ?? 60_000;
   const write = options.write ?? writeToConsole;
-  const now = options.now ?? Date.now;
-  const kinds = new Map<TransportCallback, { lastAt: number; suppressed: number }>();
-  return (error, where) => {
-    const at = now();
-    const kind = kinds.get(where);
-    if (kind && at - kind.lastAt < intervalMs) {
-      kind.suppressed++;
-      return;
-    }
-    const suppressed = kind?.suppressed ?? 0;
-    kinds.set(where, { lastAt: at, suppressed: 0 });
-    write(error, where, suppressed);
-  };
+  const throttle = throttlePerKind<TransportCallback>({ intervalMs: options.intervalMs, now: options.now });
+  return (error, where) => throttle(where, (suppressed) => write(error, where, suppressed));
 }
