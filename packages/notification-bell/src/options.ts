@@ -7,7 +7,15 @@ import { NotificationBellError } from './errors.js';
  * the expected value, defaults filled in.
  */
 
-export interface WsChannelsConfig {
+/** Fields both broadcasters accept: who is connecting, when the element has no `user-id`. */
+export interface BroadcastingIdentity {
+  /** Used when the element's `user-id` is absent. Numbers are kept as their decimal string. */
+  userId?: string;
+  /** Informational. Numbers are kept as their decimal string. */
+  userName?: string;
+}
+
+export interface WsChannelsConfig extends BroadcastingIdentity {
   broadcaster: 'ws-channels';
   wsKey: string;
   wsHost?: string;
@@ -21,7 +29,7 @@ export interface WsChannelsConfig {
   channel?: string;
 }
 
-export interface SseHubConfig {
+export interface SseHubConfig extends BroadcastingIdentity {
   broadcaster: 'sse-hub';
   hubUrl: string;
   /** Default `/users/{userId}/notifications`. */
@@ -33,11 +41,18 @@ export interface SseHubConfig {
 }
 
 export type BroadcastingConfig = WsChannelsConfig | SseHubConfig;
-/** What users may pass: defaults may be omitted. */
+
+/** What users may pass for the identity fields: numbers are accepted and become strings. */
+interface BroadcastingIdentityInput {
+  userId?: string | number;
+  userName?: string | number;
+}
+/** What users may pass: defaults may be omitted; `broadcaster` defaults to `'ws-channels'`. */
 export type BroadcastingInput =
   | false
-  | (Omit<WsChannelsConfig, 'authEndpoint'> & { authEndpoint?: string })
-  | (Omit<SseHubConfig, 'withCredentials'> & { withCredentials?: boolean });
+  | (Omit<WsChannelsConfig, 'broadcaster' | 'authEndpoint' | keyof BroadcastingIdentity> &
+      BroadcastingIdentityInput & { broadcaster?: 'ws-channels'; authEndpoint?: string })
+  | (Omit<SseHubConfig, 'withCredentials' | keyof BroadcastingIdentity> & BroadcastingIdentityInput & { withCredentials?: boolean });
 
 export interface BellOptions {
   mode: 'dropdown' | 'panel';
@@ -111,12 +126,16 @@ const string =
     throw new Invalid(expected);
   };
 
-/** Validates the listed fields of an object, prefixing errors with the field name. */
+/**
+ * Validates the listed fields of an object, prefixing errors with the field name.
+ * Only listed fields are read and copied: unknown keys never reach the result.
+ */
 function fields<T>(value: Record<string, unknown>, validators: { [K in keyof T]: Validator<T[K]> }): T {
   const result: Record<string, unknown> = {};
   for (const key of Object.keys(validators) as Array<keyof T & string>) {
     try {
-      const parsed = validators[key](value[key]);
+      // Own keys only: a polluted Object.prototype must not configure the bell.
+      const parsed = validators[key](Object.hasOwn(value, key) ? value[key] : undefined);
       if (parsed !== undefined) result[key] = parsed;
     } catch (error) {
       if (error instanceof Invalid) throw new Invalid(error.expected, `.${key}${error.path}`);
@@ -126,35 +145,71 @@ function fields<T>(value: Record<string, unknown>, validators: { [K in keyof T]:
   return result as T;
 }
 
+/** An absent (undefined or null) value takes the default; anything else must pass. */
+const withDefault =
+  <T>(validate: Validator<T>, fallback: T): Validator<T> =>
+  (value) =>
+    value === undefined || value === null ? fallback : validate(value);
+
+/** Strings as they are; finite numbers as their decimal string (ids are often numeric server-side). */
+const stringOrNumber =
+  (expected: string): Validator<string> =>
+  (value) => {
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    if (typeof value === 'string') return value;
+    throw new Invalid(expected);
+  };
+
+/** A user id; an empty one (`user-id=""`, e.g. a template rendering a guest) means "no user", like an absent one. */
+const userIdValue: Validator<string | undefined> = (value) => {
+  const id = stringOrNumber('expected a string or a number')(value);
+  return id === '' ? undefined : id;
+};
+const userNameValue = stringOrNumber('expected a string or a number');
+
 const port = wholeNumber(1, 65_535, 'expected a port number 1-65535');
 const url = string('expected a non-empty URL', true);
 
+const identity = {
+  userId: optional(userIdValue),
+  userName: optional(userNameValue),
+};
+
+const wsChannels = (record: Record<string, unknown>): WsChannelsConfig =>
+  fields<WsChannelsConfig>(record, {
+    broadcaster: () => 'ws-channels',
+    wsKey: string('expected the app key string', true),
+    wsHost: optional(string('expected a host name')),
+    wsPort: optional(port),
+    wsCluster: optional(string('expected a cluster name')),
+    forceTLS: optional(boolean),
+    wsPath: optional(string('expected a path string')),
+    authEndpoint: withDefault(url, '/broadcasting/auth'),
+    channel: optional(string('expected a channel name')),
+    ...identity,
+  });
+
+const sseHub = (record: Record<string, unknown>): SseHubConfig =>
+  fields<SseHubConfig>(record, {
+    broadcaster: () => 'sse-hub',
+    hubUrl: url,
+    topic: optional(string('expected a topic string')),
+    authEndpoint: optional(url),
+    withCredentials: withDefault(boolean, true),
+    ...identity,
+  });
+
+const BROADCASTING_EXPECTED = `expected false, or an object with wsKey (broadcaster 'ws-channels', the default) or with broadcaster 'sse-hub' and hubUrl`;
+
 const broadcasting: Validator<BroadcastingConfig | false> = (value) => {
   if (value === false) return false;
-  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-  if (record?.broadcaster === 'ws-channels') {
-    return fields<WsChannelsConfig>({ authEndpoint: '/broadcasting/auth', ...record }, {
-      broadcaster: () => 'ws-channels',
-      wsKey: string('expected the app key string', true),
-      wsHost: optional(string('expected a host name')),
-      wsPort: optional(port),
-      wsCluster: optional(string('expected a cluster name')),
-      forceTLS: optional(boolean),
-      wsPath: optional(string('expected a path string')),
-      authEndpoint: url,
-      channel: optional(string('expected a channel name')),
-    });
-  }
-  if (record?.broadcaster === 'sse-hub') {
-    return fields<SseHubConfig>({ withCredentials: true, ...record }, {
-      broadcaster: () => 'sse-hub',
-      hubUrl: url,
-      topic: optional(string('expected a topic string')),
-      authEndpoint: optional(url),
-      withCredentials: boolean,
-    });
-  }
-  throw new Invalid(`expected false, or an object with broadcaster 'ws-channels' (and wsKey) or 'sse-hub' (and hubUrl)`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Invalid(BROADCASTING_EXPECTED);
+  const record = value as Record<string, unknown>;
+  const broadcaster = Object.hasOwn(record, 'broadcaster') ? record.broadcaster : undefined;
+  // The documented default: an object without `broadcaster` is a ws-channels config.
+  if (broadcaster === undefined || broadcaster === null || broadcaster === 'ws-channels') return wsChannels(record);
+  if (broadcaster === 'sse-hub') return sseHub(record);
+  throw new Invalid(`expected 'ws-channels' (the default) or 'sse-hub'`, '.broadcaster');
 };
 
 const validators: { [K in OptionName]: Validator<BellOptions[K]> } = {
@@ -166,8 +221,8 @@ const validators: { [K in OptionName]: Validator<BellOptions[K]> } = {
   perPage: wholeNumber(1, 100, 'expected a whole number from 1 to 100'),
   unreadCount: optional(wholeNumber(0, Number.MAX_SAFE_INTEGER, 'expected a whole number >= 0')),
   markReadOnClick: boolean,
-  userId: optional(string()),
-  userName: optional(string()),
+  userId: optional(userIdValue),
+  userName: optional(userNameValue),
   broadcasting,
   apiBase: string('expected a URL or path string'),
 };
@@ -179,6 +234,10 @@ export function attributeName(option: string): string {
 
 /** Validates one option; throws INVALID_OPTION naming the attribute, the path inside it and what was expected. */
 export function parseOption<K extends OptionName>(name: K, value: unknown): BellOptions[K] {
+  // parseOption is public: plain JS may pass any name.
+  if (!Object.hasOwn(validators, name)) {
+    throw new NotificationBellError('INVALID_OPTION', `<notification-bell> has no option ${describe(name)}.`);
+  }
   try {
     return validators[name](value);
   } catch (error) {
@@ -187,11 +246,20 @@ export function parseOption<K extends OptionName>(name: K, value: unknown): Bell
   }
 }
 
+/** Shown values are cut here: a message quotes what was passed, not a megabyte of it. */
+const SHOWN_VALUE_MAX = 200;
+
+/** Never throws: the value may be anything (a BigInt, a null-prototype object, a cycle). */
 function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
+  let shown: string;
   try {
-    return JSON.stringify(value) ?? String(value);
+    shown = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   } catch {
-    return String(value);
+    try {
+      shown = String(value);
+    } catch {
+      shown = Object.prototype.toString.call(value);
+    }
   }
+  return shown.length > SHOWN_VALUE_MAX ? `${shown.slice(0, SHOWN_VALUE_MAX)}…` : shown;
 }
