@@ -5,7 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
-import { ContractServer, CSRF_TOKEN } from './contract-server.js';
+import { CSRF_TOKEN, startApiServer } from './api-server.js';
+import type { TestServer } from './api-server.js';
+
+export { CSRF_TOKEN, HUB_PATH, USER_ID, hubTopic } from './api-server.js';
+export type { Failure, HubEvent, RecordedRequest, SeedOptions, SeedRow, TestServer } from './api-server.js';
 
 export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const screenshotDir = join(packageRoot, 'artifacts', 'screenshots');
@@ -38,16 +42,20 @@ export async function bundleBell(): Promise<string> {
   return result.outputFiles[0]?.text ?? '';
 }
 
-export async function startServer(): Promise<ContractServer> {
+/**
+ * The bundled bell at `/bell.js`, axe at `/axe.js`, `server.html` at `/` and `/page2`, and the real
+ * notifications API on a fresh in-memory PGlite, signed in as user `USER_ID` ('1'). One per test file.
+ */
+export async function startServer(): Promise<TestServer> {
   const require = createRequire(import.meta.url);
   const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   mkdirSync(screenshotDir, { recursive: true });
-  return new ContractServer({
+  return startApiServer({
     files: {
       '/bell.js': ['text/javascript', await bundleBell()],
       '/axe.js': ['text/javascript', axe],
     },
-  }).listen();
+  });
 }
 
 export interface PageOptions {
