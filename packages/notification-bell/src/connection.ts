@@ -19,8 +19,16 @@ export interface ConnectionOptions {
   pollInterval: number;
   enablePolling: boolean;
   broadcasting: BroadcastingConfig | false;
+  /** The element's `user-id`; when absent, `broadcasting.userId` is used. */
   userId: string | undefined;
   onError(error: unknown): void;
+}
+
+/** The user whose channel to follow: the element's `user-id`, else `broadcasting.userId`. */
+export function connectionUserId(options: Pick<ConnectionOptions, 'userId' | 'broadcasting'>): string | undefined {
+  if (options.userId !== undefined) return options.userId;
+  const fromConfig = options.broadcasting ? (options.broadcasting as { userId?: unknown }).userId : undefined;
+  return typeof fromConfig === 'string' && fromConfig !== '' ? fromConfig : undefined;
 }
 
 export function openLiveSource(config: BroadcastingConfig, userId: string, handlers: LiveHandlers): LiveSource {
@@ -60,11 +68,11 @@ export class BellConnection {
     });
     void store.refresh();
 
-    const key = this.options.userId ?? 'anonymous';
-    this.#tabs = new TabCoordinator(key, (message) => this.#onRelay(message));
+    const userId = connectionUserId(this.options);
+    this.#tabs = new TabCoordinator(userId ?? 'anonymous', (message) => this.#onRelay(message));
     this.#unsubscribe = store.subscribe('sync', (event) => this.#tabs?.post({ kind: 'live', event }));
 
-    const { broadcasting, userId } = this.options;
+    const { broadcasting } = this.options;
     if (broadcasting && userId !== undefined) {
       this.#tabs.lead(() => {
         this.#live = openLiveSource(broadcasting, userId, {
@@ -85,7 +93,7 @@ export class BellConnection {
       });
       this.#tabs.post({ kind: 'hello' });
     } else if (broadcasting) {
-      this.options.onError(new Error('<notification-bell> broadcasting needs "user-id" to pick the private channel; live updates are off.'));
+      this.options.onError(new Error('<notification-bell> broadcasting needs "user-id" (or broadcasting.userId) to pick the private channel; live updates are off.'));
     }
 
     if (this.options.enablePolling) {

@@ -1,5 +1,6 @@
 export { NotificationBell } from './notification-bell.js';
-export type { ItemContext } from './notification-bell.js';
+export { NotificationFeed } from './feed/notification-feed.js';
+export type { ItemContext } from './feed/render-item.js';
 export { define } from './define.js';
 export { notifications } from './notifications.js';
 export { NotificationStore } from './store.js';

@@ -1,9 +1,8 @@
 import { svg } from 'lit';
 import type { SVGTemplateResult } from 'lit';
-import type { IconName } from '../types.js';
 
 // Simple 24x24 stroke icons drawn for this package; they inherit currentColor.
-const paths: Record<IconName | 'close' | 'trash', SVGTemplateResult> = {
+const paths = {
   bell: svg`<path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0"/>`,
   post: svg`<path d="M5 3h10l4 4v14H5zM8 10h8M8 14h8M8 18h5"/>`,
   user: svg`<circle cx="12" cy="8" r="4"/><path d="M4 21a8 8 0 0 1 16 0"/>`,
@@ -13,7 +12,9 @@ const paths: Record<IconName | 'close' | 'trash', SVGTemplateResult> = {
   info: svg`<circle cx="12" cy="12" r="9"/><path d="M12 11v6M12 7.5V8"/>`,
   close: svg`<path d="m6 6 12 12M18 6 6 18"/>`,
   trash: svg`<path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13"/>`,
-};
+  archive: svg`<path d="M3 4h18v4H3zM5 8v12h14V8M10 12h4"/>`,
+  unread: svg`<circle cx="12" cy="12" r="8"/><circle cx="12" cy="12" r="3" fill="currentColor"/>`,
+} satisfies Record<string, SVGTemplateResult>;
 
 export type BuiltInIcon = keyof typeof paths;
 

@@ -1,7 +1,9 @@
 import { css } from 'lit';
 
 // Public theming surface: the --notif-* custom properties and the ::part names (see README).
-export const bellStyles = css`
+
+/** Theme variables and shared controls, for both elements. */
+export const baseStyles = css`
   :host {
     --_bg: var(--notif-bg, #fff);
     --_fg: var(--notif-fg, #1f2328);
@@ -18,8 +20,6 @@ export const bellStyles = css`
     --_warning: var(--notif-warning, #9a6700);
     --_info: var(--notif-info, #0969da);
     --_backdrop: var(--notif-backdrop, rgb(0 0 0 / 0.4));
-    position: relative;
-    display: inline-block;
     font: var(--notif-font, 14px/1.4 system-ui, sans-serif);
     color: var(--_fg);
   }
@@ -38,42 +38,86 @@ export const bellStyles = css`
     --_warning: var(--notif-warning, #d29922);
     --_info: var(--notif-info, #4493f8);
   }
+  *, ::before, ::after { box-sizing: border-box; }
   button, a { font: inherit; color: inherit; }
+  button { cursor: pointer; }
   :focus-visible { outline: 2px solid var(--_focus); outline-offset: 2px; }
   .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-  .bell { position: relative; display: inline-flex; padding: 8px; border: 0; border-radius: 50%; background: transparent; color: var(--notif-bell-color, currentColor); cursor: pointer; }
-  .bell:hover { background: var(--_hover-bg); }
-  .badge { position: absolute; top: 0; inset-inline-end: 0; min-width: 18px; padding: 0 4px; border-radius: 9px; background: var(--_badge-bg); color: var(--_badge-fg); font-size: 11px; font-weight: 600; line-height: 18px; text-align: center; box-sizing: border-box; }
-  .panel { position: absolute; top: calc(100% + 4px); inset-inline-end: 0; z-index: var(--notif-z-index, 1000); display: flex; flex-direction: column; width: var(--notif-width, 360px); max-width: calc(100vw - 16px); max-height: var(--notif-max-height, 480px); background: var(--_bg); color: var(--_fg); border: 1px solid var(--_border); border-radius: var(--notif-radius, 8px); box-shadow: var(--notif-shadow, 0 8px 24px rgb(0 0 0 / 0.2)); overflow: hidden; }
-  :host([position='left']) .panel { inset-inline-end: auto; inset-inline-start: 0; }
-  :host([mode='panel']) .panel { position: fixed; top: 0; bottom: 0; inset-inline-end: 0; inset-inline-start: auto; max-height: none; height: 100vh; border-radius: 0; animation: slide 0.2s ease-out; }
-  .backdrop { position: fixed; inset: 0; z-index: calc(var(--notif-z-index, 1000) - 1); background: var(--_backdrop); }
-  .panel[hidden], .backdrop[hidden] { display: none; }
-  .header { display: flex; align-items: center; gap: 8px; padding: 12px 16px; border-bottom: 1px solid var(--_border); }
-  h2 { flex: 1; margin: 0; font-size: 16px; }
-  .text-button { padding: 4px 8px; border: 0; border-radius: 4px; background: transparent; color: var(--_accent); cursor: pointer; }
+  .text-button, .icon-button { border: 0; border-radius: 4px; background: transparent; }
+  .text-button { padding: 4px 8px; color: var(--_accent); }
+  .icon-button { display: inline-flex; padding: 4px; }
   .text-button:hover, .icon-button:hover { background: var(--_hover-bg); }
-  .icon-button { display: inline-flex; padding: 4px; border: 0; border-radius: 4px; background: transparent; cursor: pointer; }
-  .feed { flex: 1; margin: 0; padding: 0; overflow-y: auto; }
-  .item { position: relative; display: flex; gap: 4px; border-bottom: 1px solid var(--_border); }
+`;
+
+/*
+ * The feed: header, tabs, notices, the list and its items. Item layout: the
+ * main link spans the item (a stretched ::after, so its focus ring is drawn
+ * inset and never clipped by the list's overflow); actions get their own row
+ * under the message; the mark-read/archive/delete controls sit in the time
+ * row's end, so hidden or shown they never take width from the text.
+ */
+export const feedStyles = css`
+  .header { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; padding: 10px 12px; border-bottom: 1px solid var(--_border); }
+  h2 { flex: 1; margin: 0; font-size: 16px; }
+  .toolbar { display: flex; flex-wrap: wrap; align-items: center; gap: 4px; width: 100%; }
+  .tabs { display: flex; gap: 4px; margin-inline-end: auto; }
+  .tab { padding: 4px 10px; border: 1px solid transparent; border-radius: 999px; background: transparent; color: var(--_muted); }
+  .tab[aria-selected='true'] { border-color: var(--_border); background: var(--_hover-bg); color: var(--_fg); font-weight: 600; }
+  .text-button.danger, .confirming { color: var(--_danger); }
+  .confirming { font-weight: 600; }
+  .notice { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; margin: 8px 12px 0; padding: 6px 8px 6px 12px; border: 1px solid var(--_border); border-inline-start: 4px solid var(--_warning); border-radius: 4px; }
+  .notice.alert { border-inline-start-color: var(--_danger); }
+  .notice > span { flex: 1; min-width: 12em; }
+  .scroller { position: relative; flex: 1 1 auto; overflow-y: auto; overscroll-behavior: contain; max-height: var(--notif-feed-max-height, none); }
+  .pill { position: sticky; top: 8px; z-index: 2; display: block; margin: 8px auto -36px; padding: 4px 14px; border: 0; border-radius: 999px; background: var(--_accent); color: var(--_bg); font-weight: 600; box-shadow: 0 2px 8px rgb(0 0 0 / 0.25); }
+  .item { position: relative; border-bottom: 1px solid var(--_border); }
   .item.unread { background: var(--_unread-bg); }
   .item:hover { background: var(--_hover-bg); }
-  .main { display: flex; flex: 1; gap: 12px; min-width: 0; padding: 12px 16px; border: 0; background: none; text-align: start; text-decoration: none; cursor: pointer; }
-  .main > svg, .main > .custom-icon { flex: none; margin-top: 2px; color: var(--_muted); }
-  .body { min-width: 0; }
-  .title { display: block; font-weight: 600; }
-  .message { display: block; color: var(--_muted); overflow-wrap: anywhere; }
-  time { display: block; margin-top: 2px; color: var(--_muted); font-size: 12px; }
-  .actions { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 4px; padding: 8px 8px 8px 0; opacity: 0; }
-  /* Revealed on keyboard focus as well as hover: hover-only actions are unreachable. */
-  .item:hover .actions, .item:focus-within .actions { opacity: 1; }
-  @media (hover: none) { .actions { opacity: 1; } }
-  .action { padding: 2px 8px; border: 1px solid var(--_border); border-radius: 4px; background: var(--_bg); cursor: pointer; font-size: 12px; }
+  .main { display: flex; gap: 10px; width: 100%; padding: 10px 12px 0; border: 0; background: none; text-align: start; text-decoration: none; }
+  .main::after { content: ''; position: absolute; inset: 0; }
+  .main:focus-visible { outline: none; }
+  .main:focus-visible::after { outline: 2px solid var(--_focus); outline-offset: -2px; }
+  .main > svg, .main > .custom-icon { flex: none; width: 20px; margin-top: 1px; color: var(--_muted); }
+  .body { flex: 1; min-width: 0; }
+  .title, .message { display: block; overflow-wrap: anywhere; }
+  .title { font-weight: 600; }
+  .message { color: var(--_muted); }
+  .actions, .meta { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; padding: 6px 12px 0 42px; }
+  .meta { justify-content: space-between; padding-block: 2px 6px; min-height: 32px; color: var(--_muted); font-size: 12px; }
+  /* Above the stretched link, so they get their own clicks (and the time its tooltip). */
+  .action, .controls, time { position: relative; }
+  .action { display: inline-flex; align-items: center; gap: 4px; max-width: 100%; padding: 2px 10px; border: 1px solid var(--_border); border-radius: 4px; background: var(--_bg); font-size: 12px; overflow-wrap: anywhere; text-align: start; }
+  .action svg, .action i { flex: none; width: 14px; height: 14px; }
   .action[disabled] { opacity: 0.5; cursor: not-allowed; }
   .action.success { color: var(--_success); } .action.danger { color: var(--_danger); }
   .action.warning { color: var(--_warning); } .action.info { color: var(--_info); }
+  .controls { display: flex; gap: 2px; margin-inline-start: auto; color: var(--_fg); opacity: 0; }
+  .controls svg { width: 16px; height: 16px; }
+  /* Revealed on keyboard focus as well as hover: hover-only controls are unreachable. */
+  .item:hover .controls, .item:focus-within .controls { opacity: 1; }
+  @media (hover: none) { .controls { opacity: 1; } }
   .state { padding: 24px 16px; color: var(--_muted); text-align: center; }
-  .load-more { display: block; width: 100%; padding: 10px; border: 0; border-top: 1px solid var(--_border); background: transparent; color: var(--_accent); cursor: pointer; }
+  .load-more { display: block; width: 100%; padding: 10px; border: 0; background: transparent; color: var(--_accent); }
+  .load-more:focus-visible, .tab:focus-visible { outline-offset: -2px; }
+`;
+
+/** The bell button, badge, dropdown and side panel. */
+export const bellStyles = css`
+  :host { position: relative; display: inline-block; }
+  .bell { position: relative; display: inline-flex; padding: 8px; border: 0; border-radius: 50%; background: transparent; color: var(--notif-bell-color, currentColor); }
+  .bell:hover { background: var(--_hover-bg); }
+  .badge { position: absolute; top: 0; inset-inline-end: 0; min-width: 18px; padding: 0 4px; border-radius: 9px; background: var(--_badge-bg); color: var(--_badge-fg); font-size: 11px; font-weight: 600; line-height: 18px; text-align: center; }
+  .panel { position: absolute; top: calc(100% + 4px); inset-inline-end: 0; z-index: var(--notif-z-index, 1000); display: flex; flex-direction: column; width: var(--notif-width, 360px); max-width: calc(100vw - 16px); max-height: var(--notif-max-height, 480px); background: var(--_bg); color: var(--_fg); border: 1px solid var(--_border); border-radius: var(--notif-radius, 8px); box-shadow: var(--notif-shadow, 0 8px 24px rgb(0 0 0 / 0.2)); overflow: hidden; }
+  :host([position='left']) .panel { inset-inline-end: auto; inset-inline-start: 0; }
+  :host([mode='panel']) .panel { position: fixed; top: 0; bottom: 0; inset-inline-end: 0; inset-inline-start: auto; max-width: 100vw; max-height: none; height: 100vh; border-radius: 0; animation: slide 0.2s ease-out; }
+  .backdrop { position: fixed; inset: 0; z-index: calc(var(--notif-z-index, 1000) - 1); background: var(--_backdrop); }
+  .panel[hidden], .backdrop[hidden] { display: none; }
   @keyframes slide { from { transform: translateX(100%); } }
-  @media (prefers-reduced-motion: reduce) { *, .panel { animation: none !important; transition: none !important; } }
+  @media (prefers-reduced-motion: reduce) { .panel { animation: none; } }
+`;
+
+/** The inline feed: a bordered box in the page's flow. */
+export const inlineFeedStyles = css`
+  :host { display: flex; flex-direction: column; background: var(--_bg); border: 1px solid var(--_border); border-radius: var(--notif-radius, 8px); overflow: hidden; }
+  :host([hidden]) { display: none; }
 `;
