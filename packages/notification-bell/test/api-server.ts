@@ -100,8 +100,12 @@ export interface TestServer {
   // Additions beyond the shared contract.
   /** The real store behind the API (user `USER_ID`'s rows are the bell's). */
   store: NotificationStore;
-  /** Sends a notification the way a backend does (database + broadcast channels): stored, then `notification.created` on the hub. */
-  create(row: SeedRow): Promise<AppNotification>;
+  /**
+   * Sends a notification the way a backend does (database + broadcast channels): stored with
+   * created_at = now, then `notification.created` with `unread_count` on the user's hub topic.
+   * `{ broadcast: false }` only stores it, like a change made while the bell's live connection was down.
+   */
+  create(row: SeedRow, options?: { broadcast?: boolean }): Promise<AppNotification>;
   /** User 1's stored rows, newest first (read, unread and archived). */
   rows(): Promise<AppNotification[]>;
   /** User 1's unread count as the store computes it. */
@@ -364,9 +368,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Te
       hub.publish(null, event, data);
     },
 
-    async create(row) {
+    async create(row, createOptions = {}) {
       const c = content(row, 0);
-      const notification = { type: c.type, via: () => ['database', 'broadcast'], toDatabase: () => c };
+      const channels = createOptions.broadcast === false ? ['database'] : ['database', 'broadcast'];
+      const notification = { type: c.type, via: () => channels, toDatabase: () => c };
       const deliveries = await manager.notify({ id: USER_ID }, notification);
       return get(deliveries[0]?.id ?? '');
     },

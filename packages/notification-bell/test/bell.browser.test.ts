@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ContractServer, SeedRow } from './contract-server.js';
-import { launchChromium, runBrowserTests, screenshotDir, startServer, testPage } from './harness.js';
-import type { PageOptions } from './harness.js';
+import type { AppNotification } from '../src/types.js';
+import { CSRF_TOKEN, hubTopic, launchChromium, runBrowserTests, screenshotDir, startServer, testPage, USER_ID } from './harness.js';
+import type { PageOptions, SeedRow, TestServer } from './harness.js';
 
 const RECORDED_EVENTS = [
   'notification:marked-read',
@@ -21,7 +21,7 @@ interface Recorded {
 
 describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () => {
   let browser: Browser;
-  let server: ContractServer;
+  let server: TestServer;
   let context: BrowserContext;
   let events: Recorded[];
 
@@ -53,9 +53,19 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await context?.close();
   });
 
-  function seed(count: number, extra: (index: number) => Partial<SeedRow> = () => ({})): SeedRow[] {
-    return Array.from({ length: count }, (_, index) => ({ id: String(index + 1), ...extra(index) }));
+  /** `count` rows titled `Notification 1`..`Notification <count>`; the last is the newest. */
+  function seed(count: number, extra: (index: number) => SeedRow = () => ({})): SeedRow[] {
+    return Array.from({ length: count }, (_, index) => ({ key: String(index + 1), ...extra(index) }));
   }
+  /** The stored (UUID) id of the seeded row with this title. */
+  function idOf(rows: readonly AppNotification[], title: string): string {
+    const row = rows.find((candidate) => candidate.title === title);
+    if (!row) throw new Error(`no seeded row titled ${JSON.stringify(title)}`);
+    return row.id;
+  }
+  const item = (page: Page, id: string) => page.locator(`notification-bell article[data-id="${id}"]`);
+  /** The bell's live connection to the test server's SSE hub, on the signed-in user's topic. */
+  const HUB_ATTRIBUTES = `enable-polling="false" user-id="${USER_ID}" broadcasting='{"broadcaster":"sse-hub","hubUrl":"/hub"}'`;
 
   async function load(options: PageOptions = {}, path = '/'): Promise<Page> {
     server.html = testPage({ attributes: 'enable-polling="false"', ...options });
@@ -80,7 +90,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     });
 
   it('shows the count in the badge (capped at 99+) and the real count in the accessible name', async () => {
-    server.reset(seed(3));
+    await server.seed(seed(3));
     let page = await load();
     await expect.poll(() => bellButton(page).getAttribute('aria-label')).toBe('Notifications, 3 unread');
     await expect.poll(() => page.locator('notification-bell [part="badge"]').textContent()).toBe('3');
@@ -88,7 +98,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await expect.poll(() => bellButton(page).getAttribute('aria-haspopup')).toBe('dialog');
     await page.close();
 
-    server.reset(seed(150));
+    await server.seed(seed(150));
     page = await load();
     await expect.poll(() => page.locator('notification-bell [part="badge"]').textContent()).toBe('99+');
     await expect.poll(() => page.locator('notification-bell [part="badge"]').getAttribute('aria-hidden')).toBe('true');
@@ -96,7 +106,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
   });
 
   it('uses unread-count until the server answers, then the server count', async () => {
-    server.reset(seed(2));
+    await server.seed(seed(2));
     server.html = testPage({ attributes: 'enable-polling="false" unread-count="42"' });
     const page = await context.newPage();
     await page.route('**/notification/notifications.json*', async (route) => {
@@ -109,7 +119,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
   });
 
   it('opens and closes a non-modal dropdown; Escape closes it and returns focus to the bell', async () => {
-    server.reset(seed(3, (index) => ({ title: `Item ${index + 1}`, message: index === 0 ? '<img src=x onerror="window.__xss=1">' : null })));
+    await server.seed(seed(3, (index) => ({ title: `Item ${index + 1}`, message: index === 0 ? '<img src=x onerror="window.__xss=1">' : null })));
     const page = await load();
     await expect.poll(() => bellButton(page).getAttribute('aria-expanded')).toBe('false');
     const controls = await bellButton(page).getAttribute('aria-controls');
@@ -140,7 +150,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
   });
 
   it('panel mode is a modal dialog with a backdrop and a focus trap', async () => {
-    server.reset(seed(2));
+    await server.seed(seed(2));
     const page = await load({ attributes: 'enable-polling="false" mode="panel"' });
     await bellButton(page).click();
     await expect.poll(() => panel(page).getAttribute('aria-modal')).toBe('true');
@@ -166,41 +176,45 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
   });
 
   it('clicking an item marks it read (PATCH with CSRF), fires marked-read, then follows action_url', async () => {
-    server.reset(seed(3, (index) => ({ action_url: `/target/${index + 1}` })));
+    const id = idOf(await server.seed(seed(3, (index) => ({ action_url: `/target/${index + 1}` }))), 'Notification 3');
     const page = await load();
     await bellButton(page).click();
-    await page.locator('notification-bell article[data-id="3"] a.main').click();
+    await item(page, id).locator('a.main').click();
     await page.waitForURL('**/target/3');
     const patch = server.requests.find((request) => request.method === 'PATCH');
-    expect(patch).toMatchObject({ path: '/notification/notifications/3/read.json', csrf: 'test-csrf-token' });
-    expect(server.unread()).toBe(2);
-    expect(events).toContainEqual({ name: 'notification:marked-read', detail: { notificationId: '3' } });
+    expect(patch).toMatchObject({ path: `/notification/notifications/${id}/read.json`, csrf: CSRF_TOKEN });
+    await expect.poll(() => server.unreadCount()).toBe(2);
+    await expect.poll(async () => (await server.rows()).find((row) => row.id === id)?.read_at).not.toBeNull();
+    expect(events).toContainEqual({ name: 'notification:marked-read', detail: { notificationId: id } });
   });
 
   it('marks read without navigating when the item has no URL, and the count drops', async () => {
-    server.reset(seed(3));
+    const id = idOf(await server.seed(seed(3)), 'Notification 2');
     const page = await load();
     await bellButton(page).click();
-    await page.locator('notification-bell article[data-id="2"] button.main').click();
+    await item(page, id).locator('button.main').click();
     await page.locator('notification-bell button.bell[aria-label="Notifications, 2 unread"]').waitFor();
-    await expect.poll(() => page.locator('notification-bell article[data-id="2"]').getAttribute('class')).toContain('read');
+    await expect.poll(() => item(page, id).getAttribute('class')).toContain('read');
+    await expect.poll(() => server.unreadCount()).toBe(2);
     expect(page.url()).toBe(`${server.url}/`);
   });
 
   it('rolls back a failed mark-read and emits notification:error', async () => {
-    server.reset(seed(3));
-    server.failNext('PATCH', /\/2\/read\.json$/, 500, 'INTERNAL');
+    const id = idOf(await server.seed(seed(3)), 'Notification 2');
+    server.failNext('PATCH', new RegExp(`/${id}/read\\.json$`), 500, 'INTERNAL');
     const page = await load();
     await bellButton(page).click();
-    await page.locator('notification-bell article[data-id="2"] [part="mark-read"]').click();
-    await expect.poll(() => events.find((event) => event.name === 'notification:error')?.detail).toMatchObject({ operation: 'markAsRead', notificationId: '2', code: 'HTTP_ERROR' });
+    await item(page, id).locator('[part="mark-read"]').click();
+    await expect.poll(() => events.find((event) => event.name === 'notification:error')?.detail).toMatchObject({ operation: 'markAsRead', notificationId: id, code: 'HTTP_ERROR' });
     await expect.poll(() => bellButton(page).getAttribute('aria-label')).toBe('Notifications, 3 unread');
-    await expect.poll(() => page.locator('notification-bell article[data-id="2"]').getAttribute('class')).toContain('unread');
+    await expect.poll(() => item(page, id).getAttribute('class')).toContain('unread');
+    expect(server.failures).toEqual([]);
+    await expect(server.unreadCount()).resolves.toBe(3);
     expect(events.some((event) => event.name === 'notification:marked-read')).toBe(false);
   });
 
   it('marks all read', async () => {
-    server.reset(seed(4));
+    await server.seed(seed(4));
     const page = await load();
     await bellButton(page).click();
     await page.locator('notification-bell [part="mark-all-read"]').click();
@@ -208,11 +222,12 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await expect.poll(() => page.locator('notification-bell article.unread').count()).toBe(0);
     await expect.poll(() => page.locator('notification-bell [part="badge"]').count()).toBe(0);
     expect(server.requests.some((request) => request.method === 'PATCH' && request.path.endsWith('mark-all-read.json'))).toBe(true);
+    await expect.poll(() => server.unreadCount()).toBe(0);
     await expect.poll(() => events.map((event) => event.name)).toContain('notification:all-marked-read');
   });
 
   it('loads more pages and announces how many were loaded', async () => {
-    server.reset(seed(25));
+    await server.seed(seed(25));
     const page = await load({ attributes: 'enable-polling="false" per-page="10"' });
     await bellButton(page).click();
     await expect.poll(() => items(page).count()).toBe(10);
@@ -227,24 +242,25 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
   });
 
   it('deletes an item', async () => {
-    server.reset(seed(3));
+    const id = idOf(await server.seed(seed(3)), 'Notification 1');
     const page = await load();
     await bellButton(page).click();
-    await page.locator('notification-bell article[data-id="1"] [part="delete"]').click();
+    await item(page, id).locator('[part="delete"]').click();
     await expect.poll(() => items(page).count()).toBe(2);
     await expect.poll(() => bellButton(page).getAttribute('aria-label')).toBe('Notifications, 2 unread');
-    expect(server.rows.map((row) => row.id)).not.toContain('1');
-    await expect.poll(() => events).toContainEqual({ name: 'notification:deleted', detail: { notificationId: '1' } });
+    await expect.poll(async () => (await server.rows()).map((row) => row.id)).not.toContain(id);
+    await expect(server.rows()).resolves.toHaveLength(2);
+    await expect.poll(() => events).toContainEqual({ name: 'notification:deleted', detail: { notificationId: id } });
   });
 
   it('shows the empty state, and the error state with a working retry', async () => {
-    server.reset([]);
+    await server.seed([]);
     let page = await load();
     await bellButton(page).click();
     await expect.poll(() => page.locator('notification-bell [part="empty"]').textContent()).toContain('You have no notifications');
     await page.close();
 
-    server.reset(seed(1));
+    await server.seed(seed(1));
     // Fails the first load and the retry that opening the panel makes.
     server.failNext('GET', /notifications\.json$/, 500);
     server.failNext('GET', /notifications\.json$/, 500);
@@ -259,34 +275,35 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
   });
 
   it('deduplicates an item that arrives by push, by poll and by a local add', async () => {
-    server.reset(seed(2));
-    const page = await load({ attributes: `enable-polling="false" user-id="7" broadcasting='{"broadcaster":"sse-hub","hubUrl":"/hub"}'` });
-    await expect.poll(() => server.sseClients.size).toBe(1);
-    const row = server.create({ id: 'dup', title: 'Twice' });
+    await server.seed(seed(2));
+    const page = await load({ attributes: HUB_ATTRIBUTES });
+    await expect.poll(() => server.hubClients).toBe(1);
+    // Stored and broadcast by the API's own channel, then pushed again by hand.
+    const row = await server.create({ title: 'Twice' });
     server.push('notification.created', { ...row, unread_count: 3 });
-    await page.evaluate(async () => {
+    await page.evaluate(async (id) => {
       const lib = (window as unknown as { NotificationBellLib: typeof import('../src/index.js') }).NotificationBellLib;
-      lib.notifications.addNotification({ id: 'dup', title: 'Twice, locally' });
+      lib.notifications.addNotification({ id, title: 'Twice, locally' });
       await lib.notifications.refresh();
-    });
+    }, row.id);
     await bellButton(page).click();
-    await expect.poll(() => page.locator('notification-bell article[data-id="dup"]').count()).toBe(1);
+    await expect.poll(() => item(page, row.id).count()).toBe(1);
     await expect.poll(() => items(page).count()).toBe(3);
     await expect.poll(() => bellButton(page).getAttribute('aria-label')).toBe('Notifications, 3 unread');
   });
 
   it('announces an SSE arrival once in the polite status region, not through the list', async () => {
-    server.reset(seed(1));
-    const page = await load({ attributes: `enable-polling="false" user-id="7" broadcasting='{"broadcaster":"sse-hub","hubUrl":"/hub"}'` });
-    await expect.poll(() => server.sseClients.size).toBe(1);
-    expect(server.requests.some((request) => request.path === `/hub?topic=${encodeURIComponent('/users/7/notifications')}`)).toBe(true);
+    await server.seed(seed(1));
+    const page = await load({ attributes: HUB_ATTRIBUTES });
+    await expect.poll(() => server.hubClients).toBe(1);
+    expect(server.requests.some((request) => request.path === `/hub?topic=${encodeURIComponent(hubTopic(USER_ID))}`)).toBe(true);
     // An item already in the first page load is not news: wait for that load before the push.
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { NotificationBellLib: typeof import('../src/index.js') }).NotificationBellLib.notifications.items.length))
       .toBe(1);
     const status = page.locator('notification-bell [role="status"]');
     await expect.poll(() => status.textContent()).toBe('');
-    server.create({ id: 'live-1', title: 'Deploy finished', action_url: '/target/live' });
+    const live = await server.create({ title: 'Deploy finished', action_url: '/target/live' });
     await expect.poll(() => status.textContent()).toBe('1 new notification');
     await expect.poll(() => status.getAttribute('aria-live')).toBe('polite');
     await expect.poll(() => bellButton(page).getAttribute('aria-label')).toBe('Notifications, 2 unread');
@@ -296,23 +313,25 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await expect.poll(() => status.textContent()).toBe('1 new notification');
     await bellButton(page).click();
     await expect.poll(() => page.locator('notification-bell .feed').getAttribute('aria-live')).toBeNull();
-    await expect.poll(() => items(page).first().getAttribute('data-id')).toBe('live-1');
+    await expect.poll(() => items(page).first().getAttribute('data-id')).toBe(live.id);
   });
 
   it('resyncs page 1 and the count when the SSE connection reconnects', async () => {
-    server.reset(seed(1));
-    const page = await load({ attributes: `enable-polling="false" user-id="7" broadcasting='{"broadcaster":"sse-hub","hubUrl":"/hub"}'` });
-    await expect.poll(() => server.sseClients.size).toBe(1);
+    await server.seed(seed(1));
+    const page = await load({ attributes: HUB_ATTRIBUTES });
+    await expect.poll(() => server.hubClients).toBe(1);
     // Something changes while we are disconnected: the event is missed, so only a resync can show it.
-    server.rows.unshift({ ...server.rows[0]!, id: 'missed', title: 'Missed while offline', created_at: new Date().toISOString() });
-    for (const client of server.sseClients) client.destroy();
+    const missed = await server.create({ title: 'Missed while offline' }, { broadcast: false });
+    server.dropHubClients();
     await expect.poll(() => bellButton(page).getAttribute('aria-label'), { timeout: 10_000 }).toBe('Notifications, 2 unread');
+    await expect.poll(() => server.hubClients).toBe(1);
+    await bellButton(page).click();
+    await expect.poll(() => items(page).first().getAttribute('data-id')).toBe(missed.id);
   });
 
   it('dispatches an action event with the action data, and closes when shouldClose', async () => {
-    server.reset([
+    const [request] = await server.seed([
       {
-        id: '1',
         title: 'Access request',
         actions: [
           { name: 'approve', label: 'Approve', event: 'approve-request', type: 'success', shouldClose: true, data: { requestId: 99 } },
@@ -324,12 +343,12 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await bellButton(page).click();
     await expect.poll(() => page.locator('notification-bell [part="action"]').nth(1).isDisabled()).toBe(true);
     await page.locator('notification-bell [part="action"]', { hasText: 'Approve' }).click();
-    await expect.poll(() => events.find((event) => event.name === 'approve-request')?.detail).toEqual({ requestId: 99, notificationId: '1', action: 'approve' });
+    await expect.poll(() => events.find((event) => event.name === 'approve-request')?.detail).toEqual({ requestId: 99, notificationId: request?.id, action: 'approve' });
     await expect.poll(() => panel(page).isHidden()).toBe(true);
   });
 
   it('follows theme="dark", theme="light" and the auto sources live', async () => {
-    server.reset(seed(1));
+    await server.seed(seed(1));
     const resolved = (page: Page) => page.locator('notification-bell').getAttribute('data-resolved-theme');
     const panelBackground = (page: Page) => page.locator('notification-bell .panel').evaluate((element) => getComputedStyle(element).backgroundColor);
 
@@ -361,7 +380,8 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
   });
 
   it('works by keyboard alone: Tab to the bell, Enter, arrows through items, actions revealed on focus', async () => {
-    server.reset(seed(3, (index) => ({ action_url: `/target/${index + 1}`, actions: [{ name: 'view', label: 'View', url: `/target/view-${index + 1}` }] })));
+    const stored = await server.seed(seed(3, (index) => ({ action_url: `/target/${index + 1}`, actions: [{ name: 'view', label: 'View', url: `/target/view-${index + 1}` }] })));
+    const [third, second] = [idOf(stored, 'Notification 3'), idOf(stored, 'Notification 2')];
     const page = await load({ before: '<button>Before</button>' });
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
@@ -369,44 +389,43 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await page.keyboard.press('Enter');
     await expect.poll(() => panel(page).isVisible()).toBe(true);
     await page.keyboard.press('ArrowDown');
-    await expect(page.evaluate(() => document.querySelector('notification-bell')?.shadowRoot?.activeElement?.closest('article')?.getAttribute('data-id'))).resolves.toBe('3');
+    await expect(page.evaluate(() => document.querySelector('notification-bell')?.shadowRoot?.activeElement?.closest('article')?.getAttribute('data-id'))).resolves.toBe(third);
     await page.keyboard.press('ArrowDown');
-    await expect(page.evaluate(() => document.querySelector('notification-bell')?.shadowRoot?.activeElement?.closest('article')?.getAttribute('data-id'))).resolves.toBe('2');
+    await expect(page.evaluate(() => document.querySelector('notification-bell')?.shadowRoot?.activeElement?.closest('article')?.getAttribute('data-id'))).resolves.toBe(second);
     // Tabbing onto an action makes the (hover-revealed) actions visible.
     await page.keyboard.press('Tab');
-    const actionsOpacity = await page.locator('notification-bell article[data-id="2"] .actions').evaluate((element) => getComputedStyle(element).opacity);
+    const actionsOpacity = await item(page, second).locator('.actions').evaluate((element) => getComputedStyle(element).opacity);
     expect(actionsOpacity).toBe('1');
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
     await page.waitForURL('**/target/2');
-    expect(server.rows.find((row) => row.id === '2')?.read_at).not.toBeNull();
+    await expect.poll(async () => (await server.rows()).find((row) => row.id === second)?.read_at).toEqual(expect.any(String));
   });
 
   it('keeps two tabs in sync: a mark-read in one shows in the other, with one live connection', async () => {
-    server.reset(seed(3));
-    const attributes = `enable-polling="false" user-id="7" broadcasting='{"broadcaster":"sse-hub","hubUrl":"/hub"}'`;
-    const first = await load({ attributes });
-    const second = await load({ attributes }, '/page2');
+    const id = idOf(await server.seed(seed(3)), 'Notification 2');
+    const first = await load({ attributes: HUB_ATTRIBUTES });
+    const second = await load({ attributes: HUB_ATTRIBUTES }, '/page2');
     // Web Locks: only the leader tab holds the SSE connection.
-    await expect.poll(() => server.sseClients.size).toBe(1);
+    await expect.poll(() => server.hubClients).toBe(1);
     await first.waitForTimeout(300);
-    expect(server.sseClients.size).toBe(1);
+    expect(server.hubClients).toBe(1);
     await bellButton(first).click();
-    await first.locator('notification-bell article[data-id="2"] [part="mark-read"]').click();
+    await item(first, id).locator('[part="mark-read"]').click();
     await second.locator('notification-bell button.bell[aria-label="Notifications, 2 unread"]').waitFor();
     await bellButton(second).click();
-    await expect.poll(() => second.locator('notification-bell article[data-id="2"]').getAttribute('class')).toContain(' read');
+    await expect.poll(() => item(second, id).getAttribute('class')).toContain(' read');
     // A live arrival reaches both tabs through the one connection.
-    server.create({ id: 'both', title: 'To both tabs' });
+    await server.create({ title: 'To both tabs' });
     await first.locator('notification-bell button.bell[aria-label="Notifications, 3 unread"]').waitFor();
     await second.locator('notification-bell button.bell[aria-label="Notifications, 3 unread"]').waitFor();
     // Closing the leader hands the connection to the other tab.
     await first.close();
-    await expect.poll(() => server.sseClients.size, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => server.hubClients, { timeout: 10_000 }).toBe(1);
   });
 
   it('reports an invalid option by name and keeps working with the default', async () => {
-    server.reset(seed(1));
+    await server.seed(seed(1));
     const page = await context.newPage();
     const consoleErrors: string[] = [];
     page.on('console', (message) => {
@@ -422,7 +441,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
   });
 
   it('has no serious or critical axe violations in dropdown and panel, light and dark (screenshots saved)', async () => {
-    server.reset(
+    await server.seed(
       seed(4, (index) => ({
         title: ['New comment on your post', 'Jane followed you', 'Build failed', 'Invoice paid'][index] ?? 'x',
         message: index % 2 === 0 ? 'Open it to see the details.' : null,

@@ -1,6 +1,9 @@
 /**
  * A small real HTTP server implementing the bell's JSON contract with
  * in-memory data, an SSE hub, and the static test page. Test code only.
+ *
+ * Superseded for browser tests by api-server.ts (the real API on PGlite, via harness.ts's
+ * startServer()); kept only while src/store.test.ts still uses it. Delete it with that last import.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -30,19 +33,22 @@ export interface ContractServerOptions {
 export type SeedRow = Partial<AppNotification> & { id: string };
 
 export function makeRow(seed: SeedRow, index = 0): AppNotification {
-  return {
+  // Not annotated: `archived_at` is only part of AppNotification once the archive API lands.
+  const row = {
     type: 'default',
     title: `Notification ${seed.id}`,
     message: null,
     action_url: null,
-    icon: 'bell',
+    icon: 'bell' as const,
     icon_class: null,
     actions: [],
     data: {},
     read_at: null,
+    archived_at: null,
     created_at: new Date(Date.UTC(2025, 0, 1, 12, 0, 0) + index * 60_000).toISOString(),
     ...seed,
   };
+  return row;
 }
 
 export class ContractServer {
