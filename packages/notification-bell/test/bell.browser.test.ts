@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type * as BellLib from '../src/index.js';
 import type { AppNotification } from '../src/types.js';
 import { CSRF_TOKEN, hubTopic, launchChromium, runBrowserTests, screenshotDir, startServer, testPage, USER_ID } from './harness.js';
 import type { PageOptions, SeedRow, TestServer } from './harness.js';
@@ -184,7 +185,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     const patch = server.requests.find((request) => request.method === 'PATCH');
     expect(patch).toMatchObject({ path: `/notification/notifications/${id}/read.json`, csrf: CSRF_TOKEN });
     await expect.poll(() => server.unreadCount()).toBe(2);
-    await expect.poll(async () => (await server.rows()).find((row) => row.id === id)?.read_at).not.toBeNull();
+    await expect.poll(async () => (await server.rows()).find((row) => row.id === id)?.read_at).toEqual(expect.any(String));
     expect(events).toContainEqual({ name: 'notification:marked-read', detail: { notificationId: id } });
   });
 
@@ -282,7 +283,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     const row = await server.create({ title: 'Twice' });
     server.push('notification.created', { ...row, unread_count: 3 });
     await page.evaluate(async (id) => {
-      const lib = (window as unknown as { NotificationBellLib: typeof import('../src/index.js') }).NotificationBellLib;
+      const lib = (window as unknown as { NotificationBellLib: typeof BellLib }).NotificationBellLib;
       lib.notifications.addNotification({ id, title: 'Twice, locally' });
       await lib.notifications.refresh();
     }, row.id);
@@ -299,7 +300,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     expect(server.requests.some((request) => request.path === `/hub?topic=${encodeURIComponent(hubTopic(USER_ID))}`)).toBe(true);
     // An item already in the first page load is not news: wait for that load before the push.
     await expect
-      .poll(() => page.evaluate(() => (window as unknown as { NotificationBellLib: typeof import('../src/index.js') }).NotificationBellLib.notifications.items.length))
+      .poll(() => page.evaluate(() => (window as unknown as { NotificationBellLib: typeof BellLib }).NotificationBellLib.notifications.items.length))
       .toBe(1);
     const status = page.locator('notification-bell [role="status"]');
     await expect.poll(() => status.textContent()).toBe('');
