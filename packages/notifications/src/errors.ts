@@ -7,6 +7,7 @@ export type NotificationsErrorCode =
   | 'CSRF_MISMATCH'
   | 'CHANNEL_FORBIDDEN'
   | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
   | 'CHANNEL_NOT_FOUND'
   | 'ROUTE_NOT_FOUND'
   | 'PAYLOAD_TOO_LARGE'

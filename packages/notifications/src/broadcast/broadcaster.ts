@@ -1,3 +1,5 @@
+import type { NotificationLiveEventName } from '../contract.js';
+
 /** Publishes events to realtime channels (the Pusher HTTP API, or an in-memory recorder). */
 export interface Broadcaster {
   /**
@@ -12,14 +14,17 @@ export interface Broadcaster {
   authorizeChannel?(socketId: string, channelName: string): { auth: string };
 }
 
-/** The events the bell listens for. */
+/** The events the bell listens for (their data: `NotificationLiveEvents` in `@org/notifications/contract`). */
 export const NOTIFICATION_EVENTS = {
   created: 'notification.created',
   markedRead: 'notification.marked-read',
+  markedUnread: 'notification.marked-unread',
+  archived: 'notification.archived',
+  unarchived: 'notification.unarchived',
   markedAllRead: 'notification.marked-all-read',
   deleted: 'notification.deleted',
   allDeleted: 'notification.all-deleted',
-} as const;
+} as const satisfies Record<string, NotificationLiveEventName>;
 
 /** Default private channel for a user: `private-App.Model.Entity.User.{userId}`. */
 export function defaultChannelFor(userId: string): string {

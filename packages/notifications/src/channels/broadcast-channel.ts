@@ -38,6 +38,7 @@ export function createBroadcastChannel(options: BroadcastChannelOptions): Notifi
           id: stored?.id ?? (typeof n.id === 'string' ? n.id : randomUUID()),
           ...content,
           read_at: stored?.read_at ?? null,
+          archived_at: stored?.archived_at ?? null,
           created_at: stored?.created_at ?? new Date().toISOString(),
         };
       }

@@ -34,6 +34,19 @@ export const migrations: readonly Migration[] = [
         ON {{schema}}.notifications (user_id, created_at DESC) WHERE read_at IS NULL;
     `,
   },
+  {
+    id: '0002_archived_at',
+    sql: `
+      ALTER TABLE {{schema}}.notifications ADD COLUMN archived_at timestamptz;
+      -- archived rows never count as unread, so the unread index leaves them out
+      DROP INDEX IF EXISTS {{schema}}.notifications_user_unread_idx;
+      CREATE INDEX notifications_user_unread_idx
+        ON {{schema}}.notifications (user_id, created_at DESC) WHERE read_at IS NULL AND archived_at IS NULL;
+      -- the inbox (default lists) skips archived rows without visiting them
+      CREATE INDEX notifications_user_inbox_idx
+        ON {{schema}}.notifications (user_id, created_at DESC, seq DESC) WHERE archived_at IS NULL;
+    `,
+  },
 ];
 
 /**

@@ -3,12 +3,17 @@ import type { NotificationResource } from '../resource.js';
 
 export type ReadStatus = 'all' | 'read' | 'unread';
 
+/** Which notifications a list holds by archive state; lists leave archived ones out by default. */
+export type ArchivedFilter = 'exclude' | 'only' | 'include';
+
 export interface ListQuery {
   /** 1-based page number. */
   page: number;
   limit: number;
   status: ReadStatus;
   type?: string;
+  /** Default `exclude`. */
+  archived?: ArchivedFilter;
 }
 
 export interface ListResult {
@@ -21,29 +26,44 @@ export interface NewNotification extends NormalizedContent {
   /** UUID; generated when omitted. */
   id?: string;
   userId: string;
+  /** When it happened (imports, seeding); now when omitted. A Date or an ISO 8601 string. */
+  createdAt?: Date | string;
 }
 
-export interface MarkReadResult {
+/** The notification after a state change on one of them (read, unread, archive, unarchive). */
+export interface ChangeResult {
   notification: NotificationResource;
-  /** False when it was already read (the call is idempotent). */
+  /** False when it already was in that state (every such call is idempotent). */
   changed: boolean;
 }
+
+/** Kept for compatibility: the result of `markRead`. */
+export type MarkReadResult = ChangeResult;
 
 /**
  * Storage for notifications. Every read and write is scoped by user id, so one user can never
  * see or change another's notifications: an unknown id and a foreign id look the same (null).
+ *
+ * Archived notifications stay stored and readable by id, but lists leave them out unless asked
+ * (`archived: 'only' | 'include'`), and they never count as unread.
  */
 export interface NotificationStore {
+  /** Validates the content with the same rules as the notification channels (INVALID_NOTIFICATION). */
   create(input: NewNotification): Promise<NotificationResource>;
   /** Newest first. */
   list(userId: string, query: ListQuery): Promise<ListResult>;
   get(userId: string, id: string): Promise<NotificationResource | null>;
-  markRead(userId: string, id: string): Promise<MarkReadResult | null>;
-  /** Returns how many were unread and are now read. */
+  markRead(userId: string, id: string): Promise<ChangeResult | null>;
+  markUnread(userId: string, id: string): Promise<ChangeResult | null>;
+  /** Marks every unread, non-archived notification read; returns how many changed. */
   markAllRead(userId: string): Promise<number>;
+  /** Sets `archived_at`; the read state is kept, so unarchiving an unread one counts it again. */
+  archive(userId: string, id: string): Promise<ChangeResult | null>;
+  unarchive(userId: string, id: string): Promise<ChangeResult | null>;
   delete(userId: string, id: string): Promise<boolean>;
-  /** Returns how many were deleted. */
+  /** Deletes all of the user's notifications, archived ones included; returns how many. */
   deleteAll(userId: string): Promise<number>;
+  /** Unread and not archived. */
   unreadCount(userId: string): Promise<number>;
   /** Releases what the store opened itself (an embedded database, a pool it created). */
   close(): Promise<void>;

@@ -1,7 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotificationsError } from '../errors.js';
-import { migrations } from '../sql/migrations.js';
+import { randomUUID } from 'node:crypto';
+import { migrate, migrations } from '../sql/migrations.js';
+import { pgliteClient } from '../sql/pglite-client.js';
 import { createPgliteStore } from './create-pglite-store.js';
 import { content, runStoreConformance, uniqueSchema } from './store-conformance.js';
 
@@ -28,13 +30,26 @@ describe('createPgliteStore', () => {
     expect(recorded.rows.map((r) => r.id)).toEqual(migrations.map((m) => m.id));
   });
 
-  it('creates the indexes for (user_id, created_at) and for unread rows', async () => {
+  it('creates the indexes for (user_id, created_at), for the inbox and for unread rows (archived ones left out)', async () => {
     const schema = uniqueSchema('idx');
     await createPgliteStore({ db, schema });
     const rows = await db.query<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [schema]);
     const defs = rows.rows.map((r) => r.indexdef).join('\n');
     expect(defs).toMatch(/\(user_id, created_at DESC, seq DESC\)/);
-    expect(defs).toMatch(/WHERE \(read_at IS NULL\)/);
+    expect(defs).toMatch(/notifications_user_unread_idx .*\(user_id, created_at DESC\) WHERE \(\(read_at IS NULL\) AND \(archived_at IS NULL\)\)/);
+    expect(defs).toMatch(/notifications_user_inbox_idx .*\(user_id, created_at DESC, seq DESC\) WHERE \(archived_at IS NULL\)/);
+  });
+
+  it('upgrades a table created before archiving: rows keep their state and are not archived', async () => {
+    const schema = uniqueSchema('upg');
+    const first = migrations.filter((m) => m.id === '0001_create_notifications');
+    await migrate(pgliteClient(db, false), `"${schema}"`, first);
+    await db.query(`INSERT INTO "${schema}".notifications (id, user_id, type, title) VALUES ($1, 'old', 'Legacy', 'Before archiving')`, [randomUUID()]);
+    const store = await createPgliteStore({ db, schema });
+    expect(await store.unreadCount('old')).toBe(1);
+    expect((await store.list('old', { page: 1, limit: 10, status: 'all' })).items).toEqual([
+      expect.objectContaining({ title: 'Before archiving', read_at: null, archived_at: null }),
+    ]);
   });
 
   it('rejects a schema name that is not a plain identifier', async () => {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { normalizeContent } from '../content-schema.js';
 import { NotificationsError } from '../errors.js';
 import type { NotificationAction, NotificationIcon, NotificationResource } from '../resource.js';
 import { quoteIdentifier } from '../sql/identifier.js';
 import { migrate } from '../sql/migrations.js';
 import type { SqlClient } from '../sql/sql-client.js';
-import type { ListQuery, ListResult, MarkReadResult, NewNotification, NotificationStore } from './notification-store.js';
+import type { ChangeResult, ListQuery, ListResult, NewNotification, NotificationStore } from './notification-store.js';
 
 export interface SqlStoreOptions {
   client: SqlClient;
@@ -32,13 +33,24 @@ interface Row {
   actions: unknown;
   data: unknown;
   read_at: Date | string | null;
+  archived_at: Date | string | null;
   created_at: Date | string;
 }
 
-const COLUMNS = 'id, type, title, message, action_url, icon, icon_class, actions, data, read_at, created_at';
+const COLUMNS = 'id, type, title, message, action_url, icon, icon_class, actions, data, read_at, archived_at, created_at';
+
 
 function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+/** A valid instant as ISO 8601, or INVALID_NOTIFICATION naming `createdAt`. */
+function timestamp(value: unknown): string {
+  const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : null;
+  const iso = date && !Number.isNaN(date.getTime()) ? date.toISOString() : '';
+  // Years 1 to 9999 only: PostgreSQL and ISO 8601 agree on those.
+  if (!/^(?!0000)\d{4}-/.test(iso)) throw new NotificationsError('INVALID_NOTIFICATION', 'Invalid notification at "createdAt": must be a Date or an ISO 8601 string');
+  return iso;
 }
 
 function json<T>(value: unknown, fallback: T): T {
@@ -58,6 +70,7 @@ function toResource(row: Row): NotificationResource {
     actions: json<NotificationAction[]>(row.actions, []),
     data: json<Record<string, unknown>>(row.data, {}),
     read_at: row.read_at === null ? null : iso(row.read_at),
+    archived_at: row.archived_at === null ? null : iso(row.archived_at),
     created_at: iso(row.created_at),
   };
 }
@@ -76,29 +89,46 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<Notifica
 
   const unreadCount = async (userId: string): Promise<number> => {
     open();
-    const rows = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE user_id = $1 AND read_at IS NULL`, [userId]);
+    const rows = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE user_id = $1 AND read_at IS NULL AND archived_at IS NULL`, [userId]);
     return rows[0]?.n ?? 0;
+  };
+
+  /** One idempotent state change: `set` where `when` holds, else the row as it is. */
+  const change = async (userId: string, id: string, set: string, when: string): Promise<ChangeResult | null> => {
+    open();
+    if (!isNotificationId(id)) return null;
+    const updated = await client.query<Row>(`UPDATE ${table} SET ${set} WHERE user_id = $1 AND id = $2 AND ${when} RETURNING ${COLUMNS}`, [userId, id]);
+    if (updated[0]) return { notification: toResource(updated[0]), changed: true };
+    const existing = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE user_id = $1 AND id = $2`, [userId, id]);
+    return existing[0] ? { notification: toResource(existing[0]), changed: false } : null;
   };
 
   return {
     async create(input: NewNotification) {
       open();
       const id = input.id ?? randomUUID();
-      if (!isNotificationId(id)) throw new NotificationsError('INVALID_NOTIFICATION', `Notification id must be a UUID; got ${JSON.stringify(id)}`);
+      if (typeof id !== 'string' || !isNotificationId(id)) throw new NotificationsError('INVALID_NOTIFICATION', `Notification id must be a UUID; got ${JSON.stringify(id)}`);
+      if (typeof input.userId !== 'string' || input.userId.length === 0 || input.userId.includes('\0')) {
+        throw new NotificationsError('INVALID_NOTIFICATION', 'Invalid notification at "userId": must be a non-empty string without NUL characters');
+      }
+      const createdAt = input.createdAt === undefined ? null : timestamp(input.createdAt);
+      // The same rules as the channels (safe URLs first of all), for hosts that call the store directly.
+      const content = normalizeContent(input, '');
       const rows = await client.query<Row>(
-        `INSERT INTO ${table} (id, user_id, type, title, message, action_url, icon, icon_class, actions, data)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb) RETURNING ${COLUMNS}`,
+        `INSERT INTO ${table} (id, user_id, type, title, message, action_url, icon, icon_class, actions, data, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, COALESCE($11::timestamptz, now())) RETURNING ${COLUMNS}`,
         [
           id,
           input.userId,
-          input.type,
-          input.title,
-          input.message,
-          input.action_url,
-          input.icon,
-          input.icon_class,
-          JSON.stringify(input.actions),
-          JSON.stringify(input.data),
+          content.type,
+          content.title,
+          content.message,
+          content.action_url,
+          content.icon,
+          content.icon_class,
+          JSON.stringify(content.actions),
+          JSON.stringify(content.data),
+          createdAt,
         ],
       );
       return toResource(rows[0] as Row);
@@ -110,6 +140,9 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<Notifica
       const params: unknown[] = [userId];
       if (query.status === 'read') where.push('read_at IS NOT NULL');
       if (query.status === 'unread') where.push('read_at IS NULL');
+      // An archived notification is set aside: out of default lists and of the unread count.
+      if (query.archived === 'only') where.push('archived_at IS NOT NULL');
+      else if (query.archived !== 'include') where.push('archived_at IS NULL');
       if (query.type !== undefined) {
         params.push(query.type);
         where.push(`type = $${params.length}`);
@@ -132,21 +165,14 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<Notifica
       return rows[0] ? toResource(rows[0]) : null;
     },
 
-    async markRead(userId, id): Promise<MarkReadResult | null> {
-      open();
-      if (!isNotificationId(id)) return null;
-      const updated = await client.query<Row>(
-        `UPDATE ${table} SET read_at = now() WHERE user_id = $1 AND id = $2 AND read_at IS NULL RETURNING ${COLUMNS}`,
-        [userId, id],
-      );
-      if (updated[0]) return { notification: toResource(updated[0]), changed: true };
-      const existing = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE user_id = $1 AND id = $2`, [userId, id]);
-      return existing[0] ? { notification: toResource(existing[0]), changed: false } : null;
-    },
+    markRead: (userId, id) => change(userId, id, 'read_at = now()', 'read_at IS NULL'),
+    markUnread: (userId, id) => change(userId, id, 'read_at = NULL', 'read_at IS NOT NULL'),
+    archive: (userId, id) => change(userId, id, 'archived_at = now()', 'archived_at IS NULL'),
+    unarchive: (userId, id) => change(userId, id, 'archived_at = NULL', 'archived_at IS NOT NULL'),
 
     async markAllRead(userId) {
       open();
-      const rows = await client.query<{ id: string }>(`UPDATE ${table} SET read_at = now() WHERE user_id = $1 AND read_at IS NULL RETURNING id`, [userId]);
+      const rows = await client.query<{ id: string }>(`UPDATE ${table} SET read_at = now() WHERE user_id = $1 AND read_at IS NULL AND archived_at IS NULL RETURNING id`, [userId]);
       return rows.length;
     },
 

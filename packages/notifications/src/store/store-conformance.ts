@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormalizedContent } from '../content-schema.js';
-import type { NewNotification, NotificationStore } from './notification-store.js';
+import type { ListQuery, NewNotification, NotificationStore } from './notification-store.js';
 
 /** Content with every field defaulted, for tests. */
 export function content(overrides: Partial<NormalizedContent> = {}): NormalizedContent {
@@ -61,6 +61,7 @@ export function runStoreConformance(name: string, open: () => Promise<Notificati
         actions: [{ name: 'open', label: 'Open', url: '/posts/1', type: 'info' }],
         data: { post: 1, nested: { ok: true } },
         read_at: null,
+        archived_at: null,
       });
       expect(new Date(n.created_at).toISOString()).toBe(n.created_at);
       expect(await store.get('create-u', n.id)).toEqual(n);
@@ -99,15 +100,19 @@ export function runStoreConformance(name: string, open: () => Promise<Notificati
       const mine = await add('owner');
       expect(await store.get('intruder', mine.id)).toBeNull();
       expect(await store.markRead('intruder', mine.id)).toBeNull();
+      expect(await store.markUnread('intruder', mine.id)).toBeNull();
+      expect(await store.archive('intruder', mine.id)).toBeNull();
+      expect(await store.unarchive('intruder', mine.id)).toBeNull();
       expect(await store.delete('intruder', mine.id)).toBe(false);
       expect(await store.markAllRead('intruder')).toBe(0);
       expect(await store.deleteAll('intruder')).toBe(0);
-      expect(await store.get('owner', mine.id)).toMatchObject({ id: mine.id, read_at: null });
+      expect(await store.get('owner', mine.id)).toMatchObject({ id: mine.id, read_at: null, archived_at: null });
     });
 
     it('treats a malformed id as not found instead of raising a database error', async () => {
       expect(await store.get('u', 'not-a-uuid')).toBeNull();
       expect(await store.markRead('u', "1' OR '1'='1")).toBeNull();
+      for (const op of ['markUnread', 'archive', 'unarchive'] as const) expect(await store[op]('u', 'x')).toBeNull();
       expect(await store.delete('u', '')).toBe(false);
     });
 
@@ -142,6 +147,92 @@ export function runStoreConformance(name: string, open: () => Promise<Notificati
       expect(await store.deleteAll('del-u')).toBe(1);
       expect((await store.list('del-u', { page: 1, limit: 10, status: 'all' })).total).toBe(0);
       expect(await store.get('del-other', other.id)).not.toBeNull();
+    });
+
+    it('marks one unread idempotently and counts it again', async () => {
+      const n = await add('unread-u');
+      await store.markRead('unread-u', n.id);
+      expect(await store.unreadCount('unread-u')).toBe(0);
+      const first = await store.markUnread('unread-u', n.id);
+      expect(first).toEqual({ notification: { ...n, read_at: null }, changed: true });
+      expect(await store.markUnread('unread-u', n.id)).toEqual({ notification: { ...n, read_at: null }, changed: false });
+      expect(await store.unreadCount('unread-u')).toBe(1);
+    });
+
+    it('archives idempotently: out of default lists and of the unread count, still readable by id', async () => {
+      const [a, b, c] = [await add('arch-u', { title: 'a' }), await add('arch-u', { title: 'b' }), await add('arch-u', { title: 'c' })];
+      await store.markRead('arch-u', c.id);
+      const archived = await store.archive('arch-u', a.id);
+      expect(archived?.changed).toBe(true);
+      expect(new Date(archived?.notification.archived_at ?? '').toISOString()).toBe(archived?.notification.archived_at);
+      expect(archived?.notification.read_at).toBeNull();
+      const again = await store.archive('arch-u', a.id);
+      expect(again).toEqual({ notification: archived?.notification, changed: false });
+      expect(await store.get('arch-u', a.id)).toEqual(archived?.notification);
+      expect(await store.unreadCount('arch-u')).toBe(1);
+      const titles = async (q: Partial<ListQuery>) => (await store.list('arch-u', { page: 1, limit: 10, status: 'all', ...q })).items.map((n) => n.title);
+      expect(await titles({})).toEqual(['c', 'b']);
+      expect(await titles({ archived: 'exclude' })).toEqual(['c', 'b']);
+      expect(await titles({ archived: 'only' })).toEqual(['a']);
+      expect(await titles({ archived: 'include' })).toEqual(['c', 'b', 'a']);
+      expect(await titles({ status: 'unread' })).toEqual(['b']);
+      expect(await titles({ status: 'unread', archived: 'include' })).toEqual(['b', 'a']);
+      expect((await store.list('arch-u', { page: 1, limit: 10, status: 'all', archived: 'only' })).total).toBe(1);
+      expect(b.archived_at).toBeNull();
+    });
+
+    it('leaves archived ones out of mark-all-read, and unarchiving an unread one counts it again', async () => {
+      const a = await add('unarch-u');
+      await add('unarch-u');
+      await store.archive('unarch-u', a.id);
+      expect(await store.markAllRead('unarch-u')).toBe(1);
+      expect(await store.unreadCount('unarch-u')).toBe(0);
+      const back = await store.unarchive('unarch-u', a.id);
+      expect(back).toEqual({ notification: { ...a, archived_at: null }, changed: true });
+      expect(await store.unarchive('unarch-u', a.id)).toMatchObject({ changed: false });
+      expect(await store.unreadCount('unarch-u')).toBe(1);
+      expect((await store.list('unarch-u', { page: 1, limit: 10, status: 'all' })).total).toBe(2);
+    });
+
+    it('deletes archived ones too when deleting all', async () => {
+      const a = await add('delarch-u');
+      await add('delarch-u');
+      await store.archive('delarch-u', a.id);
+      expect(await store.deleteAll('delarch-u')).toBe(2);
+      expect(await store.get('delarch-u', a.id)).toBeNull();
+    });
+
+    it("keeps an action's color and an icon class list as given", async () => {
+      const actions = [
+        { name: 'ok', label: 'OK', color: 'success' as const, icon: 'fa fa-check' },
+        { name: 'no', label: 'No', type: 'danger' as const, color: 'warning' as const, icon: 'check' },
+      ];
+      const n = await add('color-u', { actions });
+      expect(n.actions).toEqual(actions);
+      expect((await store.get('color-u', n.id))?.actions).toEqual(actions);
+    });
+
+    it.each([
+      ['action_url', { action_url: 'javascript:alert(1)' }],
+      ['action_url', { action_url: ' https://example.test/' }],
+      ['actions.0.url', { actions: [{ name: 'x', label: 'X', url: 'JaVaScRiPt:alert(1)' }] }],
+      ['actions.1.url', { actions: [{ name: 'x', label: 'X', url: '/ok' }, { name: 'y', label: 'Y', url: 'data:text/html,<script>alert(1)</script>' }] }],
+      ['actions.0.icon', { actions: [{ name: 'x', label: 'X', icon: 'fa  fa-x' }] }],
+      ['title', { title: 'nul\u0000' }],
+    ] as const)('refuses a notification whose %s is unsafe or unstorable, naming it, and stores nothing', async (field, overrides) => {
+      const error = await add('unsafe-u', overrides as Partial<NewNotification>).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'INVALID_NOTIFICATION', message: expect.stringContaining(`"${field}"`) });
+      expect((await store.list('unsafe-u', { page: 1, limit: 10, status: 'all', archived: 'include' })).total).toBe(0);
+    });
+
+    it('keeps a given createdAt (imports, seeding) and refuses an invalid one', async () => {
+      const n = await add('at-u', { createdAt: '2020-02-03T04:05:06.789Z' });
+      expect(n.created_at).toBe('2020-02-03T04:05:06.789Z');
+      const m = await add('at-u', { createdAt: new Date('2021-01-01T00:00:00Z') });
+      expect((await store.list('at-u', { page: 1, limit: 10, status: 'all' })).items.map((x) => x.id)).toEqual([m.id, n.id]);
+      for (const createdAt of ['yesterday', '+275760-09-13T00:00:00.000Z', new Date(Number.NaN)]) {
+        await expect(add('at-u', { createdAt })).rejects.toMatchObject({ code: 'INVALID_NOTIFICATION', message: expect.stringContaining('"createdAt"') });
+      }
     });
 
     it('stores text with quotes and unicode verbatim (parameterised queries)', async () => {

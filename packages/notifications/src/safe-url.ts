@@ -1,0 +1,28 @@
+/*
+ * Which URLs a notification may carry (`action_url`, an action's `url`). The bell follows them
+ * on click, so anything but http(s) and relative URLs (javascript:, data:, vbscript:, ...) is
+ * refused when a notification is stored. The bell applies the same rule again on its side.
+ */
+
+// C0 controls, space, DEL, C1 controls and every Unicode space: URL parsers strip or skip some
+// of them (`java\tscript:` parses as `javascript:`), so a URL containing any is refused outright.
+// eslint-disable-next-line no-control-regex
+const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
+// Resolving against a base makes relative URLs parse; only the scheme of the result matters.
+const PROBE_BASE = 'https://relative.invalid/';
+
+/** True for `http:`, `https:` and relative URLs free of control characters and whitespace. */
+export function isSafeUrl(value: string): boolean {
+  if (CONTROL_OR_SPACE.test(value)) return false;
+  let protocol: string;
+  try {
+    // WHATWG URL parsing, as browsers do: case and escapes cannot disguise a scheme.
+    protocol = new URL(value, PROBE_BASE).protocol;
+  } catch {
+    return false;
+  }
+  return protocol === 'https:' || protocol === 'http:';
+}
+
+export const SAFE_URL_RULE = 'must be an http:, https: or relative URL without whitespace or control characters';
