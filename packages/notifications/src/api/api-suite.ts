@@ -96,7 +96,7 @@ export function runApiSuite(name: string, openStore: () => Promise<NotificationS
       expect(second.body.notifications.map((n: { title: string }) => n.title)).toEqual(['t4', 't3', 't2', 't1', 't0']);
       expect(second.body.meta).toMatchObject({ page: 2, has_next_page: false });
       expect(Object.keys(first.body.notifications[0]).sort()).toEqual(
-        ['action_url', 'actions', 'created_at', 'data', 'icon', 'icon_class', 'id', 'message', 'read_at', 'title', 'type'].sort(),
+        ['action_url', 'actions', 'archived_at', 'created_at', 'data', 'icon', 'icon_class', 'id', 'message', 'read_at', 'title', 'type'].sort(),
       );
     });
 
@@ -212,6 +212,103 @@ export function runApiSuite(name: string, openStore: () => Promise<NotificationS
       // Nothing left to delete: nothing to announce.
       expect((await call('DELETE', '/notification/notifications.json', 'u1')).body).toEqual({ deleted: 0, meta: { unread_count: 0 } });
       expect(pusher.triggers).toHaveLength(1);
+    });
+
+    it('marks one unread idempotently and broadcasts marked-unread once', async () => {
+      const [n] = await seed('u1', 2);
+      await store.markRead('u1', n!.id);
+      const path = `/notification/notifications/${n!.id}/unread.json`;
+      const first = await call('PATCH', path, 'u1', { headers: { 'X-Socket-ID': '3.4' } });
+      expect(first.status).toBe(200);
+      expect(first.body).toEqual({ notification: { ...n, read_at: null }, meta: { unread_count: 2 } });
+      expect((await call('PATCH', path, 'u1')).body).toEqual(first.body);
+      expect(pusher.triggers).toEqual([
+        { name: 'notification.marked-unread', channels: ['private-App.Model.Entity.User.u1'], data: { notification_id: n!.id, unread_count: 2 }, socket_id: '3.4' },
+      ]);
+      expect((await call('PATCH', path, 'u2')).status).toBe(404);
+      expect((await call('PATCH', '/notification/notifications/nope/unread.json', 'u1')).status).toBe(404);
+    });
+
+    it('archives: out of the default list and of unread_count, listed with archived=only|include; unarchives; each broadcast once', async () => {
+      const [a, b] = await seed('u1', 2);
+      const archive = await call('PATCH', `/notification/notifications/${a!.id}/archive.json`, 'u1');
+      expect(archive.status).toBe(200);
+      expect(archive.body.notification).toMatchObject({ id: a!.id, read_at: null, archived_at: expect.any(String) });
+      expect(archive.body.meta).toEqual({ unread_count: 1 });
+      expect((await call('PATCH', `/notification/notifications/${a!.id}/archive.json`, 'u1')).body).toEqual(archive.body);
+      const ids = async (query: string) => (await call('GET', `/notification/notifications.json${query}`, 'u1')).body.notifications.map((n: { id: string }) => n.id);
+      expect(await ids('')).toEqual([b!.id]);
+      expect(await ids('?archived=exclude')).toEqual([b!.id]);
+      expect(await ids('?archived=only')).toEqual([a!.id]);
+      expect(await ids('?archived=include')).toEqual([b!.id, a!.id]);
+      const list = await call('GET', '/notification/notifications.json?archived=include', 'u1');
+      expect(list.body.meta).toMatchObject({ total: 2, unread_count: 1 });
+      expect((await call('GET', '/notification/notifications/unread.json', 'u1')).body.meta).toMatchObject({ total: 1, count: 1, unread_count: 1 });
+      expect((await call('GET', `/notification/notifications/${a!.id}.json`, 'u1')).body.notification).toEqual(archive.body.notification);
+      const unarchive = await call('PATCH', `/notification/notifications/${a!.id}/unarchive.json`, 'u1');
+      expect(unarchive.body).toEqual({ notification: { ...a, archived_at: null }, meta: { unread_count: 2 } });
+      expect((await call('PATCH', `/notification/notifications/${a!.id}/unarchive.json`, 'u1')).body).toEqual(unarchive.body);
+      const channels = ['private-App.Model.Entity.User.u1'];
+      expect(pusher.triggers).toEqual([
+        { name: 'notification.archived', channels, data: { notification_id: a!.id, unread_count: 1 } },
+        { name: 'notification.unarchived', channels, data: { notification_id: a!.id, unread_count: 2 } },
+      ]);
+      for (const action of ['archive', 'unarchive']) expect((await call('PATCH', `/notification/notifications/${a!.id}/${action}.json`, 'u2')).status).toBe(404);
+      expect((await call('GET', '/notification/notifications.json?archived=yes', 'u1')).body).toEqual({ error: expect.stringContaining('"archived"'), code: 'INVALID_PARAMETER' });
+    });
+
+    it('serves unread.json filtered by type, with the overall unread_count, refusing any status but unread', async () => {
+      await seed('u1', 2, { type: 'like' });
+      await seed('u1', 3, { type: 'comment' });
+      const likes = await call('GET', '/notification/notifications/unread.json?type=like', 'u1');
+      expect(likes.body.notifications.map((n: { type: string }) => n.type)).toEqual(['like', 'like']);
+      expect(likes.body.meta).toEqual({ page: 1, limit: 20, total: 2, pages: 1, has_next_page: false, unread_count: 5, count: 2 });
+      expect((await call('GET', '/notification/notifications/unread.json?status=unread&unknown=1', 'u1')).body.meta.count).toBe(5);
+      for (const status of ['read', 'all', 'archived']) {
+        const r = await call('GET', `/notification/notifications/unread.json?status=${status}`, 'u1');
+        expect(r.status).toBe(400);
+        expect(r.body).toEqual({ error: expect.stringContaining('"status"'), code: 'INVALID_PARAMETER' });
+      }
+      const nul = await call('GET', '/notification/notifications/unread.json?type=%00', 'u1');
+      expect(nul.body).toEqual({ error: expect.stringContaining('"type"'), code: 'INVALID_PARAMETER' });
+    });
+
+    it('answers a wrong method on a known path with 405 JSON and Allow, before authentication', async () => {
+      const id = '00000000-0000-4000-8000-000000000000';
+      const cases: [string, string, string][] = [
+        ['PUT', '/notification/notifications.json', 'GET, DELETE, HEAD'],
+        ['POST', '/notification/notifications.json', 'GET, DELETE, HEAD'],
+        ['DELETE', '/notification/notifications/unread.json', 'GET, HEAD'],
+        ['GET', '/notification/notifications/mark-all-read.json', 'PATCH'],
+        ['DELETE', '/notification/notifications/mark-all-read.json', 'PATCH'],
+        ['GET', `/notification/notifications/${id}/read.json`, 'PATCH'],
+        ['POST', `/notification/notifications/${id}/unread.json`, 'PATCH'],
+        ['DELETE', `/notification/notifications/${id}/archive.json`, 'PATCH'],
+        ['GET', `/notification/notifications/${id}/unarchive.json`, 'PATCH'],
+        ['PATCH', `/notification/notifications/${id}.json`, 'GET, DELETE, HEAD'],
+        ['GET', '/broadcasting/auth', 'POST'],
+      ];
+      for (const [method, path, allow] of cases) {
+        for (const user of ['u1', null]) {
+          const res = await fetch(`${base}${path}`, { method, headers: user ? { 'X-Test-User': user, 'X-CSRF-Token': `csrf-${user}` } : {} });
+          expect([method, path, res.status, res.headers.get('allow'), res.headers.get('content-type')]).toEqual([method, path, 405, allow, expect.stringContaining('application/json')]);
+          expect(await res.json()).toEqual({ error: expect.stringContaining(method), code: 'METHOD_NOT_ALLOWED' });
+        }
+      }
+      // HEAD is answered wherever GET is.
+      const head = await fetch(`${base}/notification/notifications.json`, { method: 'HEAD', headers: { 'X-Test-User': 'u1' } });
+      expect(head.status).toBe(200);
+    });
+
+    it('answers an unknown path under /notification/ with JSON 404', async () => {
+      for (const path of ['/notification/nope', '/notification/notifications', '/notification/notifications/a/b/c.json', '/notification/notifications/x/bogus.json', '/notification/notifications.xml']) {
+        for (const method of ['GET', 'PATCH']) {
+          const r = await call(method, path, 'u1');
+          expect([path, method, r.status, r.type]).toEqual([path, method, 404, expect.stringContaining('application/json')]);
+          expect(r.body).toEqual({ error: expect.any(String), code: 'NOT_FOUND' });
+        }
+      }
+      expect((await call('GET', '/notification/nope', null)).status).toBe(401);
     });
 
     it('still answers when broadcasting fails, and reports the failure', async () => {

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { Hono } from 'hono';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBroadcaster } from '../broadcast/memory-broadcaster.js';
@@ -64,6 +65,21 @@ describe('createNotificationsApi options', () => {
     const disabled = await app.request('/broadcasting/auth', { method: 'POST', headers: { ...form, 'X-XSRF-Token': 'good' }, body });
     expect(disabled.status).toBe(503);
     expect(await disabled.json()).toMatchObject({ code: 'BROADCASTING_DISABLED' });
+  });
+
+  it('keeps 405 and JSON 404 answers when mounted under a prefix, and leaves the host its other paths', async () => {
+    const store = await openStore();
+    const host = new Hono();
+    host.route('/api', createNotificationsApi({ store, resolveUser: () => ({ id: 'u' }), csrf: { token: () => 't' } }));
+    host.get('/notification/mine', (c) => c.text('host'));
+    const wrong = await host.request('/api/notification/notifications/mark-all-read.json');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('PATCH');
+    const marked = await host.request('/api/notification/notifications/mark-all-read.json', { method: 'PATCH', headers: { 'X-CSRF-Token': 't' } });
+    expect(await marked.json()).toEqual({ marked: 0, meta: { unread_count: 0 } });
+    const unknown = await host.request('/api/notification/nope');
+    expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'No such endpoint', code: 'NOT_FOUND' }]);
+    expect(await (await host.request('/notification/mine')).text()).toBe('host');
   });
 
   it('answers 500 INTERNAL_ERROR as JSON, without details, when the store fails', async () => {

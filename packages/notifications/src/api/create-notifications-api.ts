@@ -4,16 +4,29 @@ import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import type { Broadcaster } from '../broadcast/broadcaster.js';
+import type {
+  ApiErrorCode,
+  ChannelAuthResponse,
+  DeleteResponse,
+  ErrorResponse,
+  ItemResponse,
+  ListResponse,
+  MarkAllReadResponse,
+  MutationResponse,
+  NotificationLiveEvents,
+  UnreadListResponse,
+} from '../contract.js';
 import { NOTIFICATION_EVENTS, defaultChannelFor } from '../broadcast/broadcaster.js';
 import { SOCKET_ID } from '../broadcast/pusher-signature.js';
 import { NotificationsError } from '../errors.js';
 import type { NotificationsErrorCode } from '../errors.js';
 import { parseOptions } from '../options.js';
-import type { NotificationStore } from '../store/notification-store.js';
+import type { ChangeResult, NotificationStore } from '../store/notification-store.js';
 import { isNotificationId } from '../store/sql-store.js';
 import { checkCsrf } from './csrf.js';
 import type { CsrfOptions } from './csrf.js';
 import { createQueryParsers } from './query-params.js';
+import { ENDPOINTS, allowedMethods } from './endpoints.js';
 
 /** The authenticated user as the host knows it; only `id` is used. */
 export interface ApiUser {
@@ -56,17 +69,21 @@ const optionsSchema = z
   })
   .refine((o) => o.defaultLimit <= o.maxLimit, { message: 'must not exceed "maxLimit"', path: ['defaultLimit'] });
 
-const STATUS: Partial<Record<NotificationsErrorCode, ContentfulStatusCode>> = {
+/** The errors that cross the API as themselves; any other becomes 500 INTERNAL_ERROR. */
+const STATUS: Partial<Record<ApiErrorCode & NotificationsErrorCode, ContentfulStatusCode>> = {
   INVALID_PARAMETER: 400,
   UNAUTHENTICATED: 401,
   CSRF_MISMATCH: 403,
   CHANNEL_FORBIDDEN: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   BROADCASTING_DISABLED: 503,
 };
 
-type Env = { Variables: { notificationsUserId: string } };
+const isApiError = (code: NotificationsErrorCode): code is ApiErrorCode & NotificationsErrorCode => Object.hasOwn(STATUS, code);
+
+type Env = { Variables: { notificationsUserId: string; notificationsEndpoint: boolean } };
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -87,12 +104,29 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
   const app = new Hono<Env>();
 
   app.onError((error, c) => {
-    if (error instanceof NotificationsError) {
-      const status = STATUS[error.code] ?? 500;
-      return c.json({ error: status === 500 ? 'Internal server error' : error.message, code: status === 500 ? 'INTERNAL_ERROR' : error.code }, status);
+    if (error instanceof NotificationsError && isApiError(error.code)) {
+      return c.json({ error: error.message, code: error.code } satisfies ErrorResponse, STATUS[error.code] ?? 500);
     }
-    return c.json({ error: 'Internal server error', code: 'INTERNAL_ERROR' }, 500);
+    return c.json({ error: 'Internal server error', code: 'INTERNAL_ERROR' } satisfies ErrorResponse, 500);
   });
+
+  // Method check first, per endpoint, before authentication: the answer depends on the path
+  // only. Endpoints are listed most specific first; the first one whose pattern matches decides,
+  // so `/mark-all-read.json` is never judged by the rules of `/{id}.json`.
+  for (const endpoint of ENDPOINTS) {
+    app.all(endpoint.path, async (c, next) => {
+      if (c.get('notificationsEndpoint')) return next();
+      c.set('notificationsEndpoint', true);
+      // hono answers HEAD with the GET route.
+      const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
+      if (endpoint.methods.includes(method)) return next();
+      return c.json(
+        { error: `Method ${c.req.method.slice(0, 20)} is not allowed here; use ${endpoint.methods.join(' or ')}`, code: 'METHOD_NOT_ALLOWED' } satisfies ErrorResponse,
+        405,
+        { Allow: allowedMethods(endpoint) },
+      );
+    });
+  }
 
   const guard = async (c: Context<Env>, next: () => Promise<void>): Promise<void> => {
     const user = await options.resolveUser(c);
@@ -110,7 +144,7 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
   app.use('/broadcasting/auth', guard);
 
   /** Tells the user's other tabs; never fails the request. */
-  const announce = async (c: Context<Env>, userId: string, event: string, data: unknown): Promise<void> => {
+  const announce = async <E extends keyof NotificationLiveEvents>(c: Context<Env>, userId: string, event: E, data: NotificationLiveEvents[E]): Promise<void> => {
     if (!broadcaster) return;
     const socketId = c.req.header('X-Socket-ID');
     try {
@@ -138,15 +172,16 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
     const userId = c.get('notificationsUserId');
     const q = parse.list(c.req.query());
     const [result, unread] = await Promise.all([store.list(userId, q), store.unreadCount(userId)]);
-    return c.json({ notifications: result.items, meta: envelope(q.page, q.limit, result.total, unread) });
+    return c.json({ notifications: result.items, meta: envelope(q.page, q.limit, result.total, unread) } satisfies ListResponse);
   });
 
   app.get('/notification/notifications/unread.json', async (c) => {
     const userId = c.get('notificationsUserId');
-    const q = parse.page(c.req.query());
-    const result = await store.list(userId, { ...q, status: 'unread' });
-    // The filtered total is the unread count, so one query serves both.
-    return c.json({ notifications: result.items, meta: { ...envelope(q.page, q.limit, result.total, result.total), count: result.total } });
+    const q = parse.unread(c.req.query());
+    const result = await store.list(userId, { ...q, status: 'unread', archived: 'exclude' });
+    // Unfiltered, the list's total is the unread count, so one query serves both.
+    const unread = q.type === undefined ? result.total : await store.unreadCount(userId);
+    return c.json({ notifications: result.items, meta: { ...envelope(q.page, q.limit, result.total, unread), count: result.total } } satisfies UnreadListResponse);
   });
 
   app.patch('/notification/notifications/mark-all-read.json', async (c) => {
@@ -154,24 +189,35 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
     const marked = await store.markAllRead(userId);
     const unread = await store.unreadCount(userId);
     if (marked > 0) await announce(c, userId, NOTIFICATION_EVENTS.markedAllRead, { unread_count: unread });
-    return c.json({ marked, meta: { unread_count: unread } });
+    return c.json({ marked, meta: { unread_count: unread } } satisfies MarkAllReadResponse);
   });
 
-  app.patch('/notification/notifications/:id/read.json', async (c) => {
-    const userId = c.get('notificationsUserId');
-    const id = c.req.param('id');
-    const result = isNotificationId(id) ? await store.markRead(userId, id) : null;
-    if (!result) return notFound();
-    const unread = await store.unreadCount(userId);
-    if (result.changed) await announce(c, userId, NOTIFICATION_EVENTS.markedRead, { notification_id: id, unread_count: unread });
-    return c.json({ notification: result.notification, meta: { unread_count: unread } });
-  });
+  /** PATCH …/{id}/<action>.json: one idempotent change, announced only when something changed. */
+  const changeRoute = (
+    action: string,
+    apply: (userId: string, id: string) => Promise<ChangeResult | null>,
+    event: 'notification.marked-read' | 'notification.marked-unread' | 'notification.archived' | 'notification.unarchived',
+  ): void => {
+    app.patch(`/notification/notifications/:id/${action}.json`, async (c) => {
+      const userId = c.get('notificationsUserId');
+      const id = c.req.param('id');
+      const result = isNotificationId(id) ? await apply(userId, id) : null;
+      if (!result) return notFound();
+      const unread = await store.unreadCount(userId);
+      if (result.changed) await announce(c, userId, event, { notification_id: id, unread_count: unread });
+      return c.json({ notification: result.notification, meta: { unread_count: unread } } satisfies MutationResponse);
+    });
+  };
+  changeRoute('read', (u, id) => store.markRead(u, id), NOTIFICATION_EVENTS.markedRead);
+  changeRoute('unread', (u, id) => store.markUnread(u, id), NOTIFICATION_EVENTS.markedUnread);
+  changeRoute('archive', (u, id) => store.archive(u, id), NOTIFICATION_EVENTS.archived);
+  changeRoute('unarchive', (u, id) => store.unarchive(u, id), NOTIFICATION_EVENTS.unarchived);
 
   app.get('/notification/notifications/:file{[^/]+\\.json}', async (c) => {
     const userId = c.get('notificationsUserId');
     const notification = await store.get(userId, idFromFile(c.req.param('file')));
     if (!notification) return notFound();
-    return c.json({ notification, meta: { unread_count: await store.unreadCount(userId) } });
+    return c.json({ notification, meta: { unread_count: await store.unreadCount(userId) } } satisfies ItemResponse);
   });
 
   app.delete('/notification/notifications.json', async (c) => {
@@ -179,7 +225,7 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
     const deleted = await store.deleteAll(userId);
     const unread = await store.unreadCount(userId);
     if (deleted > 0) await announce(c, userId, NOTIFICATION_EVENTS.allDeleted, { deleted, unread_count: unread });
-    return c.json({ deleted, meta: { unread_count: unread } });
+    return c.json({ deleted, meta: { unread_count: unread } } satisfies DeleteResponse);
   });
 
   app.delete('/notification/notifications/:file{[^/]+\\.json}', async (c) => {
@@ -188,7 +234,7 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
     if (!(await store.delete(userId, id))) return notFound();
     const unread = await store.unreadCount(userId);
     await announce(c, userId, NOTIFICATION_EVENTS.deleted, { notification_id: id, unread_count: unread });
-    return c.json({ deleted: 1, meta: { unread_count: unread } });
+    return c.json({ deleted: 1, meta: { unread_count: unread } } satisfies DeleteResponse);
   });
 
   app.post(
@@ -216,9 +262,14 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
       if (channelName !== channelFor(userId)) {
         throw new NotificationsError('CHANNEL_FORBIDDEN', 'You may only subscribe to your own private channel');
       }
-      return c.json(broadcaster.authorizeChannel(socketId, channelName));
+      return c.json(broadcaster.authorizeChannel(socketId, channelName) satisfies ChannelAuthResponse);
     },
   );
+
+  // Anything else under /notification/ (after authentication, so it reveals nothing new).
+  app.all('/notification/*', () => {
+    throw new NotificationsError('NOT_FOUND', 'No such endpoint');
+  });
 
   return app;
 }

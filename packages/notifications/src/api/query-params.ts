@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NotificationsError } from '../errors.js';
-import type { ReadStatus } from '../store/notification-store.js';
+import type { ArchivedFilter, ReadStatus } from '../store/notification-store.js';
 
 /** Deepest page we serve; beyond it OFFSET scans get expensive and no bell needs them. */
 export const MAX_PAGE = 10_000;
@@ -10,10 +10,18 @@ export interface PageParams {
   limit: number;
 }
 
-export interface ListParams extends PageParams {
-  status: ReadStatus;
+export interface UnreadParams extends PageParams {
   type?: string;
 }
+
+export interface ListParams extends UnreadParams {
+  status: ReadStatus;
+  archived: ArchivedFilter;
+}
+
+// NUL and unpaired surrogates cannot be sent to PostgreSQL as text; no stored type holds them.
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /\u0000|\p{Cs}/u;
 
 function intParam(name: string, min: number, max: number, fallback: number) {
   return z
@@ -23,38 +31,51 @@ function intParam(name: string, min: number, max: number, fallback: number) {
       if (raw === undefined) return fallback;
       const n = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
       if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `Invalid query parameter "${name}": expected an integer from ${min} to ${max}, got ${JSON.stringify(raw)}` });
+        ctx.addIssue({ code: 'custom', message: `Invalid query parameter "${name}": expected an integer from ${min} to ${max}, got ${JSON.stringify(raw.slice(0, 100))}` });
         return z.NEVER;
       }
       return n;
     });
 }
 
+/** An enumerated parameter; absent or empty means `fallback`. */
+function oneOf<const T extends string>(name: string, values: readonly T[], fallback: T) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx): T => {
+      if (raw === undefined || raw === '') return fallback;
+      if ((values as readonly string[]).includes(raw)) return raw as T;
+      ctx.addIssue({ code: 'custom', message: `Invalid query parameter "${name}": expected ${values.length === 1 ? values[0] : `one of ${values.join(', ')}`}, got ${JSON.stringify(raw.slice(0, 100))}` });
+      return z.NEVER;
+    });
+}
+
+const type = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (raw === undefined || raw === '') return undefined;
+    if (raw.length > 255 || UNSTORABLE.test(raw)) {
+      ctx.addIssue({ code: 'custom', message: 'Invalid query parameter "type": expected at most 255 characters, without NUL or unpaired surrogates' });
+      return z.NEVER;
+    }
+    return raw;
+  });
+
 function schemas(defaultLimit: number, maxLimit: number) {
   const page = z.object({ page: intParam('page', 1, MAX_PAGE, 1), limit: intParam('limit', 1, maxLimit, defaultLimit) });
-  const list = page.extend({
-    status: z
-      .string()
-      .optional()
-      .transform((raw, ctx) => {
-        if (raw === undefined || raw === '') return 'all' as const;
-        if (raw === 'all' || raw === 'read' || raw === 'unread') return raw;
-        ctx.addIssue({ code: 'custom', message: `Invalid query parameter "status": expected one of all, read, unread, got ${JSON.stringify(raw)}` });
-        return z.NEVER;
-      }),
-    type: z
-      .string()
-      .optional()
-      .transform((raw, ctx) => {
-        if (raw === undefined || raw === '') return undefined;
-        if (raw.length > 255) {
-          ctx.addIssue({ code: 'custom', message: 'Invalid query parameter "type": expected at most 255 characters' });
-          return z.NEVER;
-        }
-        return raw;
-      }),
+  const unread = page.extend({
+    type,
+    // Accepted for symmetry with the list, but this endpoint only ever lists unread ones.
+    status: oneOf('status', ['unread'], 'unread'),
   });
-  return { page, list };
+  const list = page.extend({
+    status: oneOf('status', ['all', 'read', 'unread'], 'all'),
+    type,
+    archived: oneOf('archived', ['exclude', 'only', 'include'], 'exclude'),
+  });
+  return { unread, list };
 }
 
 /** Parses and validates query strings once, at the edge; errors name the parameter. */
@@ -64,9 +85,11 @@ export function createQueryParsers(defaultLimit: number, maxLimit: number) {
     throw new NotificationsError('INVALID_PARAMETER', error.issues[0]?.message ?? 'Invalid query parameter', { status: 400 });
   };
   return {
-    page(query: Record<string, string>): PageParams {
-      const r = s.page.safeParse(query);
-      return r.success ? r.data : fail(r.error);
+    unread(query: Record<string, string>): UnreadParams {
+      const r = s.unread.safeParse(query);
+      if (!r.success) return fail(r.error);
+      const { page, limit, type } = r.data;
+      return type === undefined ? { page, limit } : { page, limit, type };
     },
     list(query: Record<string, string>): ListParams {
       const r = s.list.safeParse(query);
