@@ -253,7 +253,7 @@ const SHOWN_VALUE_MAX = 200;
 function describe(value: unknown): string {
   let shown: string;
   try {
-    shown = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+    shown = JSON.stringify(value) ?? String(value);
   } catch {
     try {
       shown = String(value);
