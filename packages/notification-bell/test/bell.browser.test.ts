@@ -82,6 +82,9 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
   const bellButton = (page: Page) => page.locator('notification-bell button.bell');
   const panel = (page: Page) => page.locator('notification-bell .panel');
   const items = (page: Page) => page.locator('notification-bell article.item');
+  /** The data-id of the item holding focus in the bell, if any. */
+  const focusedItemId = (page: Page) =>
+    page.evaluate(() => document.querySelector('notification-bell')?.shadowRoot?.activeElement?.closest('article')?.getAttribute('data-id') ?? null);
   /** Which element of the bell's shadow root has focus ('' when focus is outside the bell). */
   const focusedInBell = (page: Page) =>
     page.evaluate(() => {
@@ -120,7 +123,7 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
   });
 
   it('opens and closes a non-modal dropdown; Escape closes it and returns focus to the bell', async () => {
-    await server.seed(seed(3, (index) => ({ title: `Item ${index + 1}`, message: index === 0 ? '<img src=x onerror="window.__xss=1">' : null })));
+    const newest = idOf(await server.seed(seed(3, (index) => ({ title: `Item ${index + 1}`, message: index === 0 ? '<img src=x onerror="window.__xss=1">' : null }))), 'Item 3');
     const page = await load();
     await expect.poll(() => bellButton(page).getAttribute('aria-expanded')).toBe('false');
     const controls = await bellButton(page).getAttribute('aria-controls');
@@ -131,8 +134,9 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await expect.poll(() => panel(page).getAttribute('role')).toBe('dialog');
     await expect.poll(() => panel(page).getAttribute('aria-modal')).toBeNull();
     await expect.poll(() => items(page).count()).toBe(3);
-    // Focus moved into the dialog.
-    await expect.poll(() => focusedInBell(page)).toContain('button.text-button');
+    // Focus moved into the dialog, to the first (newest) item.
+    await expect.poll(() => focusedInBell(page)).toBe('button.main');
+    await expect.poll(() => focusedItemId(page)).toBe(newest);
     // Messages are text, never HTML.
     await expect.poll(() => page.locator('notification-bell .message').first().textContent()).toBe('<img src=x onerror="window.__xss=1">');
     await expect(page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).resolves.toBeUndefined();
@@ -389,10 +393,14 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
     await expect.poll(() => focusedInBell(page)).toBe('button.bell');
     await page.keyboard.press('Enter');
     await expect.poll(() => panel(page).isVisible()).toBe(true);
+    // Opening focuses the first item; the arrows move between items.
+    await expect.poll(() => focusedItemId(page)).toBe(third);
     await page.keyboard.press('ArrowDown');
-    await expect(page.evaluate(() => document.querySelector('notification-bell')?.shadowRoot?.activeElement?.closest('article')?.getAttribute('data-id'))).resolves.toBe(third);
+    await expect.poll(() => focusedItemId(page)).toBe(second);
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => focusedItemId(page)).toBe(third);
     await page.keyboard.press('ArrowDown');
-    await expect(page.evaluate(() => document.querySelector('notification-bell')?.shadowRoot?.activeElement?.closest('article')?.getAttribute('data-id'))).resolves.toBe(second);
+    await expect.poll(() => focusedItemId(page)).toBe(second);
     // Tabbing onto an action makes the (hover-revealed) actions visible.
     await page.keyboard.press('Tab');
     const actionsOpacity = await item(page, second).locator('.actions').evaluate((element) => getComputedStyle(element).opacity);
