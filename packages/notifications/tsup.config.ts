@@ -1,7 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  // `contract` holds only types: its .d.ts is the point, its JS is an empty module that
+  // bundlers can resolve when a client imports the subpath without `import type`.
+  entry: { index: 'src/index.ts', contract: 'src/contract.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

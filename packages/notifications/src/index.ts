@@ -23,7 +23,7 @@ export type { MemoryBroadcaster, RecordedEvent } from './broadcast/memory-broadc
 export { signPrivateChannel, signRequest } from './broadcast/pusher-signature.js';
 
 // Storage
-export type { ListQuery, ListResult, MarkReadResult, NewNotification, NotificationStore, ReadStatus } from './store/notification-store.js';
+export type { ArchivedFilter, ChangeResult, ListQuery, ListResult, MarkReadResult, NewNotification, NotificationStore, ReadStatus } from './store/notification-store.js';
 export { createSqlStore, isNotificationId } from './store/sql-store.js';
 export type { SqlStoreOptions } from './store/sql-store.js';
 export { createPgliteStore } from './store/create-pglite-store.js';
@@ -43,9 +43,11 @@ export type { ApiUser, NotificationsApiOptions } from './api/create-notification
 export type { CsrfOptions } from './api/csrf.js';
 export { MAX_PAGE } from './api/query-params.js';
 
-// Wire types and errors
+// Wire types (also published alone, types only, as `@org/notifications/contract`) and errors
 export { ACTION_TYPES, NOTIFICATION_ICONS } from './resource.js';
-export type { ActionType, NotificationAction, NotificationContent, NotificationIcon, NotificationResource } from './resource.js';
-export { CONTENT_LIMITS } from './content-schema.js';
+export type { NotificationContent } from './resource.js';
+export type * from './contract.js';
+export { ACTION_ICON_PATTERN, CONTENT_LIMITS } from './content-schema.js';
+export { isSafeUrl } from './safe-url.js';
 export { DeliveryError, NotificationsError } from './errors.js';
 export type { DeliveryFailure, NotificationsErrorCode } from './errors.js';
