@@ -1,4 +1,5 @@
 import { NotificationBellError } from './errors.js';
+import { isSafeUrl, safeUrlOrNull } from './safe-url.js';
 import { ACTION_TYPES, ICON_NAMES } from './types.js';
 import type { ActionType, AppNotification, IconName, NotificationAction } from './types.js';
 
@@ -19,7 +20,8 @@ function actionType(value: unknown): ActionType | undefined {
 function normalizeAction(raw: unknown): NotificationAction | undefined {
   if (!isRecord(raw) || typeof raw.name !== 'string' || typeof raw.label !== 'string') return undefined;
   const action: NotificationAction = { name: raw.name, label: raw.label };
-  if (typeof raw.url === 'string') action.url = raw.url;
+  // Data never becomes a script link: anything but http(s) or relative is dropped (the action keeps its event).
+  if (isSafeUrl(raw.url)) action.url = raw.url;
   if (typeof raw.event === 'string') action.event = raw.event;
   if (typeof raw.icon === 'string') action.icon = raw.icon;
   const type = actionType(raw.type) ?? actionType(raw.color);
@@ -54,12 +56,13 @@ export function normalizeNotification(raw: unknown): AppNotification {
     type: typeof raw.type === 'string' ? raw.type : 'default',
     title: raw.title,
     message: optionalString(raw.message),
-    action_url: optionalString(raw.action_url),
+    action_url: safeUrlOrNull(raw.action_url),
     icon,
     icon_class: optionalString(raw.icon_class),
     actions: Array.isArray(raw.actions) ? raw.actions.map(normalizeAction).filter((a): a is NotificationAction => a !== undefined) : [],
     data: isRecord(raw.data) ? raw.data : {},
     read_at: optionalString(raw.read_at),
+    archived_at: optionalString(raw.archived_at),
     created_at: createdAt,
   };
 }

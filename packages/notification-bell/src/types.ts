@@ -33,6 +33,8 @@ export interface AppNotification {
   actions: NotificationAction[];
   data: Record<string, unknown>;
   read_at: string | null;
+  /** Set when archived; archived notifications are not listed. */
+  archived_at: string | null;
   created_at: string;
 }
 
@@ -40,6 +42,9 @@ export interface AppNotification {
 export type LiveEventName =
   | 'notification.created'
   | 'notification.marked-read'
+  | 'notification.marked-unread'
+  | 'notification.archived'
+  | 'notification.unarchived'
   | 'notification.marked-all-read'
   | 'notification.deleted'
   | 'notification.all-deleted';

@@ -58,10 +58,12 @@ export function createHttpNotificationApi(options: HttpNotificationApiOptions = 
   const item = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 
   return {
-    async list({ page, limit }: PageRequest): Promise<NotificationPage> {
-      const body = await request('GET', `${BASE}.json?page=${page}&limit=${limit}&status=all`);
+    async list({ page, limit, filter = 'all', before }: PageRequest): Promise<NotificationPage> {
+      const query = `page=${page}&limit=${limit}${before === undefined ? '' : `&before=${encodeURIComponent(before)}`}`;
+      const path = filter === 'unread' ? `${BASE}/unread.json?${query}` : `${BASE}.json?${query}&status=all`;
+      const body = await request('GET', path);
       if (!Array.isArray(body.notifications)) {
-        throw new NotificationBellError('INVALID_RESPONSE', 'notifications.json: "notifications" must be an array.');
+        throw new NotificationBellError('INVALID_RESPONSE', `${path}: "notifications" must be an array.`);
       }
       const meta = isRecord(body.meta) ? body.meta : {};
       return {
@@ -69,16 +71,26 @@ export function createHttpNotificationApi(options: HttpNotificationApiOptions = 
         page: typeof meta.page === 'number' ? meta.page : page,
         hasNextPage: meta.has_next_page === true,
         unreadCount: readUnreadCount(meta),
+        nextCursor: typeof meta.next_cursor === 'string' && meta.next_cursor !== '' ? meta.next_cursor : null,
       };
     },
     async markRead(id) {
       return mutation(await request('PATCH', `${item(id)}/read.json`));
+    },
+    async markUnread(id) {
+      return mutation(await request('PATCH', `${item(id)}/unread.json`));
+    },
+    async archive(id) {
+      return mutation(await request('PATCH', `${item(id)}/archive.json`));
     },
     async markAllRead() {
       return mutation(await request('PATCH', `${BASE}/mark-all-read.json`));
     },
     async remove(id) {
       return mutation(await request('DELETE', `${item(id)}.json`));
+    },
+    async removeAll() {
+      return mutation(await request('DELETE', `${BASE}.json`));
     },
   };
 }

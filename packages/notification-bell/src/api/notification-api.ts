@@ -1,8 +1,16 @@
+import type { FeedFilter } from '../store/state.js';
 import type { AppNotification } from '../types.js';
 
 export interface PageRequest {
   page: number;
   limit: number;
+  /** Default 'all'. Archived notifications are never listed. */
+  filter?: FeedFilter;
+  /**
+   * A previous page's `nextCursor`: the rows right after it, whatever was
+   * added or deleted since (when given, `page` is informational).
+   */
+  before?: string;
 }
 
 export interface NotificationPage {
@@ -11,6 +19,8 @@ export interface NotificationPage {
   hasNextPage: boolean;
   /** The server's count; authoritative whenever present. */
   unreadCount: number | undefined;
+  /** Where the next page starts, when the server pages by cursor (`meta.next_cursor`); offsets are used otherwise. */
+  nextCursor?: string | null;
 }
 
 export interface MutationResult {
@@ -25,6 +35,9 @@ export interface MutationResult {
 export interface NotificationApi {
   list(request: PageRequest): Promise<NotificationPage>;
   markRead(id: string): Promise<MutationResult>;
+  markUnread(id: string): Promise<MutationResult>;
+  archive(id: string): Promise<MutationResult>;
   markAllRead(): Promise<MutationResult>;
   remove(id: string): Promise<MutationResult>;
+  removeAll(): Promise<MutationResult>;
 }
