@@ -381,28 +381,6 @@ export class NotificationStore {
     this.#run({ type: 'remoteChange', change, unreadCount });
     if (resync) void this.refresh();
   }
-
-  // ---- open state (kept until the element owns it) ------------------------
-
-  /** @deprecated The element owns its open state; kept for one release. */
-  isOpen = false;
-  /** @deprecated */
-  open(): void {
-    if (this.isOpen) return;
-    this.isOpen = true;
-    this.#emit('state', this);
-  }
-  /** @deprecated */
-  close(): void {
-    if (!this.isOpen) return;
-    this.isOpen = false;
-    this.#emit('state', this);
-  }
-  /** @deprecated */
-  toggle(): void {
-    if (this.isOpen) this.close();
-    else this.open();
-  }
 }
 
 function sameItems(a: readonly AppNotification[], b: readonly AppNotification[]): boolean {
