@@ -24,8 +24,11 @@ function normalizeAction(raw: unknown): NotificationAction | undefined {
   if (isSafeUrl(raw.url)) action.url = raw.url;
   if (typeof raw.event === 'string') action.event = raw.event;
   if (typeof raw.icon === 'string') action.icon = raw.icon;
+  // `color` is the original bell's name for `type`; either styles the button.
   const type = actionType(raw.type) ?? actionType(raw.color);
   if (type) action.type = type;
+  const color = actionType(raw.color);
+  if (color) action.color = color;
   if (typeof raw.openInNewTab === 'boolean') action.openInNewTab = raw.openInNewTab;
   if (typeof raw.shouldClose === 'boolean') action.shouldClose = raw.shouldClose;
   if (typeof raw.isDisabled === 'boolean') action.isDisabled = raw.isDisabled;
