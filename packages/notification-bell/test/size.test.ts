@@ -47,6 +47,13 @@ describe('self-contained build: size budget and shape', () => {
     }
   });
 
+  it('has a built file behind every package.json export', () => {
+    const { exports } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
+    const targets = Object.values(exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
+    expect(targets).toContain(`./${BROWSER_DIR}/${BROWSER_FILE}`);
+    for (const target of targets) expect(existsSync(join(packageRoot, target)), target).toBe(true);
+  });
+
   it(`keeps the main file under ${BUDGET_BYTES / 1024} KB min+gzip, pusher-js in a lazily imported chunk, no bare imports, with sourcemaps`, async () => {
     const main = readFileSync(mainPath, 'utf8');
 
