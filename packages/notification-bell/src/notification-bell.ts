@@ -84,10 +84,7 @@ export class NotificationBell extends NotificationElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    if (!changed.has('open')) return;
-    this.#clock.run(this.open);
-    const store = this.store;
-    if (this.open && !store.hasLoaded && !store.isLoading) void store.refresh();
+    if (changed.has('open')) this.#clock.run(this.open);
   }
 
   protected override updated(changed: PropertyValues<this>): void {

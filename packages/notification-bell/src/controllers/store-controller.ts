@@ -42,9 +42,3 @@ export class StoreController implements ReactiveController {
     this.#stop = this.subscribe(store);
   }
 }
-
-/** Re-renders the host on every change the views depend on. */
-export function rerenderOnChange(host: ReactiveControllerHost): (store: NotificationStore) => Array<() => void> {
-  const update = () => host.requestUpdate();
-  return (store) => [store.subscribe('items', update), store.subscribe('unreadCount', update), store.subscribe('state', update)];
-}

@@ -2,18 +2,21 @@ import { html, nothing } from 'lit';
 import type { ReactiveController, ReactiveElement, TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { AnnouncerController } from '../controllers/announcer-controller.js';
-import { StoreController, rerenderOnChange } from '../controllers/store-controller.js';
-import { formatPlural } from '../messages.js';
+import { StoreController } from '../controllers/store-controller.js';
+import { failureMessage, formatPlural } from '../messages.js';
 import type { MessageCatalog } from '../messages.js';
 import { safeUrlOrNull } from '../safe-url.js';
-import type { NotificationStore } from '../store.js';
+import type { FeedFilter, FeedView, NotificationStore, StoreFailure } from '../store.js';
 import type { AppNotification, NotificationAction } from '../types.js';
+import { icon } from '../ui/icons.js';
 import { renderItem } from './render-item.js';
 import type { ItemContext, ItemHost } from './render-item.js';
 
 /** The element a feed renders into: `<notification-feed>`, or the bell's dialog. */
 export interface FeedHost extends ReactiveElement {
   store: NotificationStore;
+  /** Which list this element shows; its own view state, not the store's. */
+  filter: FeedFilter;
   readonly feedMessages: MessageCatalog;
   readonly feedLocale: string | undefined;
   readonly resolvedOptions: Readonly<{ markReadOnClick: boolean }>;
@@ -26,30 +29,47 @@ export interface FeedHost extends ReactiveElement {
   hide?(returnFocus?: boolean): void;
 }
 
+const FILTERS: readonly FeedFilter[] = ['all', 'unread'];
 const NAVIGATION_WAIT_MS = 1000;
 const MOVE_KEYS = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp']);
+const createdAt = (item: AppNotification) => Date.parse(item.created_at);
 let feeds = 0;
 
 /**
- * One feed's view of the store and its behaviour: the list with keyed items,
- * item and header actions, keyboard movement between items, and where focus
- * goes when the focused control disappears (see "Focus" in the README).
+ * One feed's view of the store and its behaviour: the Unread/All tabs, the
+ * list with keyed items, item and header actions, failure notices, the
+ * "N new notifications" pill, keyboard movement between items, and where
+ * focus goes when the focused control disappears (see "Focus" in the README).
  * Shared by `<notification-feed>` and the bell's dialog, so both behave the same.
  */
 export class FeedController implements ReactiveController, ItemHost {
   readonly idPrefix = `nf${++feeds}`;
   readonly announcer: AnnouncerController;
-  readonly controls = { markUnread: false, archive: false };
   /** Item ids in the order last rendered. */
   #rendered: string[] = [];
   /** The ids as they were before the current update, to find a removed item's neighbours. */
   #before: string[] = [];
   /** The focused element inside this feed and the item it belongs to. */
   #focused: { element: Element; itemId: string | undefined } | undefined;
+  /** Items that arrived while the list was scrolled: held back behind the pill, so nothing shifts under the reader. */
+  #held = new Set<string>();
+  /** `created_at` of the newest item shown so far; anything newer is an arrival. */
+  #newest = -Infinity;
+  #alert: { text: string; key: number } | undefined;
+  #alerts = 0;
+  #confirmingDeleteAll = false;
+  #wasStale = false;
+  /** Whether the last render showed the list (the bell's is only rendered while open). */
+  #shown = false;
 
   constructor(private readonly host: FeedHost) {
     host.addController(this);
-    new StoreController(host, rerenderOnChange(host));
+    const update = () => host.requestUpdate();
+    new StoreController(host, (store) => [
+      store.subscribe('state', update),
+      store.subscribe('unreadCount', update),
+      store.subscribe('failure', (failure) => this.#onFailure(failure)),
+    ]);
     this.announcer = new AnnouncerController(host, (count) => formatPlural(this.messages.newArrivals, count, this.locale));
   }
 
@@ -69,36 +89,66 @@ export class FeedController implements ReactiveController, ItemHost {
     return `${this.idPrefix}-title`;
   }
 
+  get filter(): FeedFilter {
+    return this.host.filter === 'unread' ? 'unread' : 'all';
+  }
+
   get #store(): NotificationStore {
     return this.host.store;
+  }
+
+  get #view(): FeedView {
+    return this.#store.view(this.filter);
   }
 
   get #root(): ShadowRoot {
     return this.host.renderRoot as ShadowRoot;
   }
 
+  get #scroller(): HTMLElement | null {
+    return this.#root.querySelector<HTMLElement>('.scroller');
+  }
+
   hostConnected(): void {
     this.#root.addEventListener('focusin', this.#onFocusIn);
+    window.addEventListener('scroll', this.#onScroll, { passive: true });
   }
 
   hostDisconnected(): void {
     this.#root.removeEventListener('focusin', this.#onFocusIn);
+    window.removeEventListener('scroll', this.#onScroll);
   }
 
   hostUpdate(): void {
     this.#before = this.#rendered;
+    this.#shown = false;
+    // A refresh that failed after the list loaded: say so once, politely (the notice stays visible).
+    const store = this.#store;
+    const stale = store.syncError !== null && !store.signedOut;
+    if (stale && !this.#wasStale) this.announcer.announce(this.messages.stale);
+    this.#wasStale = stale;
   }
 
   hostUpdated(): void {
     this.#restoreLostFocus();
+    // The list on show loads once; a failed first load waits for Retry instead of looping.
+    const view = this.#view;
+    if (this.#shown && !view.hasLoaded && !view.isLoading && !view.error) void this.#store.refresh(this.filter);
+  }
+
+  #onFailure({ operation, error }: StoreFailure): void {
+    // A failed load shows as the error state or the stale notice; 401 as the signed-out state.
+    if (operation === 'load' || error.status === 401) return;
+    const text = failureMessage(this.messages, operation);
+    if (text) this.#alert = { text, key: ++this.#alerts };
+    this.host.requestUpdate();
   }
 
   // ---- focus ---------------------------------------------------------------
 
   readonly #onFocusIn = (event: Event) => {
     const element = event.composedPath()[0];
-    if (!(element instanceof Element)) return;
-    this.#focused = { element, itemId: element.closest<HTMLElement>('.item')?.dataset.id };
+    if (element instanceof Element) this.#focused = { element, itemId: element.closest<HTMLElement>('.item')?.dataset.id };
   };
 
   /**
@@ -117,31 +167,26 @@ export class FeedController implements ReactiveController, ItemHost {
     const at = focused.itemId === undefined ? -1 : before.indexOf(focused.itemId);
     const candidates = at < 0 ? before : [before[at] as string, ...before.slice(at + 1), ...before.slice(0, at).reverse()];
     for (const id of candidates) if (this.#focusItem(id)) return;
-    this.focusHeading();
+    this.#root.getElementById(this.titleId)?.focus();
   }
 
-  #mainLink(id: string): HTMLElement | null {
-    return this.#root.querySelector<HTMLElement>(`.item[data-id="${CSS.escape(id)}"] .main`);
+  #mainLink(id: string | undefined): HTMLElement | null {
+    return id === undefined ? null : this.#root.querySelector<HTMLElement>(`.item[data-id="${CSS.escape(id)}"] .main`);
   }
 
   #focusItem(id: string | undefined): boolean {
-    const link = id === undefined ? null : this.#mainLink(id);
+    const link = this.#mainLink(id);
     link?.focus();
     return link !== null;
   }
 
-  focusHeading(): void {
-    this.#root.getElementById(this.titleId)?.focus();
-  }
-
   /** Where focus goes when the feed opens: the first item's main link, else the heading. */
   initialFocus(): HTMLElement | null {
-    const first = this.#rendered[0];
-    return (first === undefined ? null : this.#mainLink(first)) ?? this.#root.getElementById(this.titleId);
+    return this.#mainLink(this.#rendered[0]) ?? this.#root.getElementById(this.titleId);
   }
 
   /** ↑/↓ (and PageUp/PageDown, Home/End) move between items' main links, as in the APG feed pattern. */
-  #onListKeydown = (event: KeyboardEvent) => {
+  readonly #onListKeydown = (event: KeyboardEvent) => {
     if (!MOVE_KEYS.has(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
     const ids = this.#rendered;
     if (ids.length === 0) return;
@@ -153,6 +198,29 @@ export class FeedController implements ReactiveController, ItemHost {
     this.#focusItem(ids[next]);
   };
 
+  // ---- tabs ----------------------------------------------------------------
+
+  /** Shows another list; it loads on first show. */
+  selectFilter(filter: FeedFilter): void {
+    if (filter === this.filter) return;
+    this.host.filter = filter;
+    this.#held.clear();
+    const scroller = this.#scroller;
+    if (scroller) scroller.scrollTop = 0;
+  }
+
+  /** ←/→ move between the tabs (wrapping) and select as they go; Home/End jump to the ends. */
+  readonly #onTabKeydown = async (event: KeyboardEvent) => {
+    const at = FILTERS.indexOf(this.filter);
+    const count = FILTERS.length;
+    const next = { ArrowRight: (at + 1) % count, ArrowLeft: (at + count - 1) % count, Home: 0, End: count - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    this.selectFilter(FILTERS[next] as FeedFilter);
+    await this.host.updateComplete;
+    this.#root.getElementById(`${this.idPrefix}-tab-${this.filter}`)?.focus();
+  };
+
   // ---- actions -------------------------------------------------------------
 
   markAsRead(id: string): Promise<boolean> {
@@ -160,13 +228,11 @@ export class FeedController implements ReactiveController, ItemHost {
   }
 
   markAsUnread(id: string): Promise<boolean> {
-    const store = this.#store as NotificationStore & { markAsUnread?(id: string): Promise<boolean> };
-    return store.markAsUnread ? store.markAsUnread(id) : Promise.resolve(false);
+    return this.#store.markAsUnread(id);
   }
 
   archive(id: string): Promise<boolean> {
-    const store = this.#store as NotificationStore & { archive?(id: string): Promise<boolean> };
-    return store.archive ? store.archive(id) : Promise.resolve(false);
+    return this.#store.archive(id);
   }
 
   remove(id: string): Promise<boolean> {
@@ -201,11 +267,25 @@ export class FeedController implements ReactiveController, ItemHost {
     if (action.shouldClose) this.host.hide?.(true);
   }
 
+  /** "Delete all" asks for a second press (its label says so, and it is announced); leaving the button cancels. */
+  readonly #onDeleteAll = () => {
+    this.#confirmingDeleteAll = !this.#confirmingDeleteAll;
+    if (this.#confirmingDeleteAll) this.announcer.announce(this.messages.deleteAllPrompt);
+    else void this.#store.deleteAll();
+    this.host.requestUpdate();
+  };
+
+  readonly #cancelDeleteAll = () => {
+    if (!this.#confirmingDeleteAll) return;
+    this.#confirmingDeleteAll = false;
+    this.host.requestUpdate();
+  };
+
   async #loadMore(): Promise<void> {
-    if (this.#store.isLoading) return;
+    if (this.#view.isLoading) return;
     const first = this.#rendered.length;
     const hadFocus = this.#root.activeElement?.matches('.load-more') === true;
-    const added = await this.#store.loadMore();
+    const added = await this.#store.loadMore(this.filter);
     if (added <= 0) return;
     this.announcer.announce(formatPlural(this.messages.loadedMore, added, this.locale));
     // From "load more" (which may now be gone) to the first item it loaded, as feeds do.
@@ -213,33 +293,144 @@ export class FeedController implements ReactiveController, ItemHost {
     if (hadFocus) this.#focusItem(this.#rendered[first]);
   }
 
+  // ---- the pill ------------------------------------------------------------
+
+  /** Scrolled away from the top: of the list's own scroll box, or of the page past an inline feed's top. */
+  #isScrolled(): boolean {
+    const scroller = this.#scroller;
+    return scroller !== null && (scroller.scrollTop > 0 || scroller.getBoundingClientRect().top < 0);
+  }
+
+  /** Back at the top: the held items can show without moving anything the user is reading. */
+  readonly #onScroll = () => {
+    if (this.#held.size > 0 && !this.#isScrolled()) this.host.requestUpdate();
+  };
+
+  readonly #showHeld = async () => {
+    this.#held.clear();
+    const scroller = this.#scroller;
+    if (scroller) {
+      scroller.scrollTop = 0;
+      if (scroller.getBoundingClientRect().top < 0) scroller.scrollIntoView();
+    }
+    this.host.requestUpdate();
+    await this.host.updateComplete;
+    this.#focusItem(this.#rendered[0]);
+  };
+
+  /** The items to render now: all of them at the top; while scrolled, arrivals wait behind the pill. */
+  #visible(items: readonly AppNotification[]): readonly AppNotification[] {
+    if (!this.#isScrolled()) this.#held.clear();
+    else for (const item of items) if (createdAt(item) > this.#newest) this.#held.add(item.id);
+    const visible = this.#held.size > 0 ? items.filter((item) => !this.#held.has(item.id)) : items;
+    for (const item of visible) this.#newest = Math.max(this.#newest, createdAt(item));
+    return visible;
+  }
+
   // ---- rendering -----------------------------------------------------------
 
-  /** The heading row: title, "mark all as read", and `extra` (the bell's close button). */
+  /** The heading row (title and `extra`, the bell's close button), then the tabs and the list's actions. */
   renderHeader(extra: unknown = nothing): TemplateResult {
     const messages = this.messages;
     const store = this.#store;
+    const filter = this.filter;
+    const tab = (value: FeedFilter, label: string) =>
+      html`<button
+        type="button"
+        role="tab"
+        class="tab"
+        part="tab"
+        id=${`${this.idPrefix}-tab-${value}`}
+        aria-selected=${filter === value ? 'true' : 'false'}
+        aria-controls=${`${this.idPrefix}-tabpanel`}
+        tabindex=${filter === value ? 0 : -1}
+        @click=${() => this.selectFilter(value)}
+      >
+        ${label}
+      </button>`;
     return html`
       <div class="header" part="header">
         <h2 id=${this.titleId} part="title" tabindex="-1">${messages.title}</h2>
-        ${store.unreadCount > 0
-          ? html`<button type="button" class="text-button" part="mark-all-read" @click=${() => void store.markAllAsRead()}>${messages.markAllRead}</button>`
-          : nothing}
         ${extra}
+        <div class="toolbar">
+          <div class="tabs" role="tablist" aria-label=${messages.filters} @keydown=${this.#onTabKeydown}>
+            ${tab('all', messages.tabAll)}${tab('unread', messages.tabUnread)}
+          </div>
+          <span class="list-actions">
+            ${store.unreadCount > 0
+              ? html`<button type="button" class="text-button" part="mark-all-read" title=${messages.markAllRead} @click=${() => void store.markAllAsRead()}>
+                  ${icon('checks')}<span class="label">${messages.markAllRead}</span>
+                </button>`
+              : nothing}
+            ${store.view('all').items.length > 0
+              ? html`<button
+                  type="button"
+                  class="text-button danger ${this.#confirmingDeleteAll ? 'confirming' : ''}"
+                  part="delete-all"
+                  title=${messages.deleteAll}
+                  @click=${this.#onDeleteAll}
+                  @blur=${this.#cancelDeleteAll}
+                >
+                  ${icon('trash')}<span class="label">${this.#confirmingDeleteAll ? messages.deleteAllConfirm : messages.deleteAll}</span>
+                </button>`
+              : nothing}
+          </span>
+        </div>
       </div>
     `;
   }
 
-  /** Everything under the header: the list or its state, and "load more". */
+  /** Everything under the header, as the tabs' panel: notices, then the list or its state. */
   renderBody(): TemplateResult {
+    this.#shown = true;
     const messages = this.messages;
+    const alert = this.#alert;
+    return html`
+      <div class="tabpanel" id=${`${this.idPrefix}-tabpanel`} role="tabpanel" aria-labelledby=${`${this.idPrefix}-tab-${this.filter}`}>
+        ${repeat(
+          alert ? [alert] : [],
+          (shown) => shown.key, // a new element per failure, so the same sentence is announced again
+          (shown) => html`<div class="notice alert" part="alert" role="alert">
+            <span>${shown.text}</span>
+            <button
+              type="button"
+              class="icon-button"
+              part="dismiss"
+              aria-label=${messages.dismiss}
+              title=${messages.dismiss}
+              @click=${() => {
+                this.#alert = undefined;
+                this.host.requestUpdate();
+              }}
+            >
+              ${icon('close')}
+            </button>
+          </div>`,
+        )}
+        ${this.#renderList(messages)}
+      </div>
+    `;
+  }
+
+  #renderList(messages: MessageCatalog): TemplateResult {
     const store = this.#store;
-    const items = store.items;
+    const view = this.#view;
+    const retry = () => void store.refresh(this.filter);
+    if (store.signedOut) {
+      this.#rendered = [];
+      return html`<div class="state" part="signed-out" role="alert">${messages.signedOut}</div>`;
+    }
+    const stale = store.syncError && view.hasLoaded
+      ? html`<div class="notice" part="stale">
+          <span>${messages.stale}</span>
+          <button type="button" class="text-button" part="retry" @click=${retry}>${messages.retry}</button>
+        </div>`
+      : nothing;
+    const items = this.#visible(view.items);
     this.#rendered = items.map((item) => item.id);
     if (items.length === 0) {
-      if (store.error && !store.isLoading) {
-        const retry = () => void store.refresh();
-        return html`<div class="state" part="error" role="alert">
+      if (view.error && !view.isLoading) {
+        return html`${stale}<div class="state" part="error" role="alert">
           <slot name="error"
             >${this.host.renderError
               ? this.host.renderError(retry)
@@ -248,28 +439,35 @@ export class FeedController implements ReactiveController, ItemHost {
           >
         </div>`;
       }
-      if (store.isLoading || !store.hasLoaded) {
+      if (view.isLoading || !view.hasLoaded) {
         return html`<div class="state" part="loading"><slot name="loading">${this.host.renderLoading ? this.host.renderLoading() : messages.loading}</slot></div>`;
       }
-      return html`<div class="state" part="empty"><slot name="empty">${this.host.renderEmpty ? this.host.renderEmpty() : messages.empty}</slot></div>`;
+      return html`${stale}<div class="state" part="empty">
+        <slot name="empty">${this.host.renderEmpty ? this.host.renderEmpty() : this.filter === 'unread' ? messages.emptyUnread : messages.empty}</slot>
+      </div>`;
     }
     const now = Date.now();
-    const setSize = store.hasMore ? -1 : items.length;
+    const setSize = view.hasMore ? -1 : items.length;
     const loadMore = () => void this.#loadMore();
+    const held = this.#held.size;
     return html`
-      <div class="scroller" @keydown=${this.#onListKeydown}>
-        <div class="feed" part="list" role="feed" aria-labelledby=${this.titleId} aria-busy=${store.isLoading ? 'true' : 'false'}>
+      ${stale}
+      <div class="scroller" @keydown=${this.#onListKeydown} @scroll=${this.#onScroll}>
+        ${held > 0
+          ? html`<button type="button" class="pill" part="new-items" @click=${this.#showHeld}>${formatPlural(messages.newItemsPill, held, this.locale)}</button>`
+          : nothing}
+        <div class="feed" part="list" role="feed" aria-labelledby=${this.titleId} aria-busy=${view.isLoading ? 'true' : 'false'}>
           ${repeat(
             items,
             (item) => item.id,
             (item, index) => renderItem(this, item, index, setSize, now),
           )}
         </div>
-        ${store.hasMore
+        ${view.hasMore
           ? this.host.renderLoadMore
             ? this.host.renderLoadMore(loadMore)
-            : html`<button type="button" class="load-more" part="load-more" aria-disabled=${store.isLoading ? 'true' : 'false'} @click=${loadMore}>
-                ${store.isLoading ? messages.loading : messages.loadMore}
+            : html`<button type="button" class="load-more" part="load-more" aria-disabled=${view.isLoading ? 'true' : 'false'} @click=${loadMore}>
+                ${view.isLoading ? messages.loading : messages.loadMore}
               </button>`
           : nothing}
       </div>

@@ -20,8 +20,6 @@ export interface ItemHost {
   readonly locale: string | undefined;
   readonly idPrefix: string;
   readonly renderItem: ((notification: AppNotification, context: ItemContext) => unknown) | undefined;
-  /** Which per-item controls this feed offers (mark as unread and archive need a store that has them). */
-  readonly controls: { markUnread: boolean; archive: boolean };
   open(event: MouseEvent, notification: AppNotification): void;
   runAction(action: NotificationAction, notification: AppNotification): void;
   markAsRead(id: string): Promise<boolean>;
@@ -95,11 +93,12 @@ export function renderItem(host: ItemHost, notification: AppNotification, index:
         <time datetime=${notification.created_at} title=${formatAbsoluteTime(notification.created_at, locale)}>${relativeTime}</time>
         <span class="controls" part="item-controls">
           ${unread
-            ? control('mark-read', messages.markRead, 'check', () => void host.markAsRead(id))
-            : host.controls.markUnread
-              ? control('mark-unread', messages.markUnread, 'unread', () => void host.markAsUnread(id))
-              : nothing}
-          ${host.controls.archive ? control('archive', messages.archive, 'archive', () => void host.archive(id)) : nothing}
+            ? // Its own template, not control(): the button is replaced, not relabelled, so focus goes to the item's link.
+              html`<button type="button" class="icon-button" part="mark-read" aria-label=${messages.markRead} title=${messages.markRead} @click=${() => void host.markAsRead(id)}>
+                ${icon('check')}
+              </button>`
+            : control('mark-unread', messages.markUnread, 'unread', () => void host.markAsUnread(id))}
+          ${control('archive', messages.archive, 'archive', () => void host.archive(id))}
           ${control('delete', messages.delete, 'trash', () => void host.remove(id))}
         </span>
       </div>

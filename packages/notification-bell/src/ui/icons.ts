@@ -9,6 +9,7 @@ const paths = {
   message: svg`<path d="M4 5h16v11H9l-5 4z"/>`,
   alert: svg`<path d="M12 3 2 20h20zM12 10v4M12 17v.5"/>`,
   check: svg`<path d="m5 12 5 5 9-10"/>`,
+  checks: svg`<path d="m2 12 5 5 9-10M12 16l1 1 9-10"/>`,
   info: svg`<circle cx="12" cy="12" r="9"/><path d="M12 11v6M12 7.5V8"/>`,
   close: svg`<path d="m6 6 12 12M18 6 6 18"/>`,
   trash: svg`<path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13"/>`,

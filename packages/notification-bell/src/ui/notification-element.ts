@@ -12,6 +12,7 @@ import { notifications } from '../notifications.js';
 import { defaultOptions, parseOption } from '../options.js';
 import type { BellOptions, OptionName } from '../options.js';
 import type { NotificationStore } from '../store.js';
+import type { FeedFilter } from '../store.js';
 import type { AppNotification } from '../types.js';
 import { jsonOrFalse, optionalNumber, trueByDefault } from './converters.js';
 
@@ -25,6 +26,7 @@ const OPTION_NAMES = Object.keys(defaultOptions) as OptionName[];
 export class NotificationElement extends LitElement {
   static override properties: PropertyDeclarations = {
     theme: { reflect: true },
+    filter: { reflect: true },
     pollInterval: { attribute: 'poll-interval', converter: optionalNumber },
     enablePolling: { attribute: 'enable-polling', converter: trueByDefault },
     perPage: { attribute: 'per-page', converter: optionalNumber },
@@ -48,6 +50,8 @@ export class NotificationElement extends LitElement {
 
   // `declare` (no class-field initialisers) so Lit's reactive accessors are not shadowed.
   declare theme: BellOptions['theme'];
+  /** The list shown: `all` (default) or `unread`; each element has its own. */
+  declare filter: FeedFilter;
   declare pollInterval: number;
   declare enablePolling: boolean;
   declare perPage: number;
@@ -87,6 +91,7 @@ export class NotificationElement extends LitElement {
     this.broadcasting = defaultOptions.broadcasting;
     this.apiBase = defaultOptions.apiBase;
     this.store = notifications;
+    this.filter = 'all';
     new ThemeController(this);
   }
 
