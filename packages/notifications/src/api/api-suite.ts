@@ -6,11 +6,29 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPusherBroadcaster } from '../broadcast/pusher-broadcaster.js';
 import { startPusherApiTestServer } from '../broadcast/pusher-api-test-server.js';
 import type { PusherApiTestServer } from '../broadcast/pusher-api-test-server.js';
+import type { NotificationLiveEventName, NotificationLiveEvents } from '../contract.js';
 import type { NotificationStore } from '../store/notification-store.js';
 import { content } from '../store/store-conformance.js';
 import { createNotificationsApi } from './create-notifications-api.js';
 
 const creds = { appId: 'app-1', key: 'app-key', secret: 'app-secret' };
+
+/** Every key of a NotificationResource (contract.test.ts checks this list against the type both ways). */
+export const RESOURCE_KEYS = ['id', 'type', 'title', 'message', 'action_url', 'icon', 'icon_class', 'actions', 'data', 'read_at', 'archived_at', 'created_at'] as const;
+
+/** The keys of each live event's data, typed against the contract. */
+const EVENT_KEYS: { [E in NotificationLiveEventName]: readonly (keyof NotificationLiveEvents[E])[] } = {
+  'notification.created': [...RESOURCE_KEYS, 'unread_count'],
+  'notification.marked-read': ['notification_id', 'unread_count'],
+  'notification.marked-unread': ['notification_id', 'unread_count'],
+  'notification.archived': ['notification_id', 'unread_count'],
+  'notification.unarchived': ['notification_id', 'unread_count'],
+  'notification.marked-all-read': ['unread_count'],
+  'notification.deleted': ['notification_id', 'unread_count'],
+  'notification.all-deleted': ['deleted', 'unread_count'],
+};
+
+const keysOf = (value: object): string[] => Object.keys(value).sort();
 
 /**
  * The bell's HTTP contract, exercised over a real loopback HTTP server, with the real Pusher
@@ -95,9 +113,7 @@ export function runApiSuite(name: string, openStore: () => Promise<NotificationS
       const second = await call('GET', '/notification/notifications.json?page=2', 'u1');
       expect(second.body.notifications.map((n: { title: string }) => n.title)).toEqual(['t4', 't3', 't2', 't1', 't0']);
       expect(second.body.meta).toMatchObject({ page: 2, has_next_page: false });
-      expect(Object.keys(first.body.notifications[0]).sort()).toEqual(
-        ['action_url', 'actions', 'archived_at', 'created_at', 'data', 'icon', 'icon_class', 'id', 'message', 'read_at', 'title', 'type'].sort(),
-      );
+      expect(keysOf(first.body.notifications[0])).toEqual([...RESOURCE_KEYS].sort());
     });
 
     it('accepts limit up to 100 and rejects anything larger with 400 naming "limit"', async () => {
@@ -309,6 +325,31 @@ export function runApiSuite(name: string, openStore: () => Promise<NotificationS
         }
       }
       expect((await call('GET', '/notification/nope', null)).status).toBe(401);
+    });
+
+    it('answers and broadcasts exactly the keys the contract types name', async () => {
+      const [a, b] = await seed('u1', 2);
+      const item = ['meta', 'notification'];
+      const cases: [string, string, string[], string[]][] = [
+        ['GET', '.json', ['meta', 'notifications'], ['has_next_page', 'limit', 'page', 'pages', 'total', 'unread_count']],
+        ['GET', '/unread.json', ['meta', 'notifications'], ['count', 'has_next_page', 'limit', 'page', 'pages', 'total', 'unread_count']],
+        ['GET', `/${a!.id}.json`, item, ['unread_count']],
+        ['PATCH', `/${a!.id}/read.json`, item, ['unread_count']],
+        ['PATCH', `/${a!.id}/unread.json`, item, ['unread_count']],
+        ['PATCH', `/${a!.id}/archive.json`, item, ['unread_count']],
+        ['PATCH', `/${a!.id}/unarchive.json`, item, ['unread_count']],
+        ['PATCH', '/mark-all-read.json', ['marked', 'meta'], ['unread_count']],
+        ['DELETE', `/${b!.id}.json`, ['deleted', 'meta'], ['unread_count']],
+        ['DELETE', '.json', ['deleted', 'meta'], ['unread_count']],
+      ];
+      for (const [method, path, keys, meta] of cases) {
+        const r = await call(method, `/notification/notifications${path}`, 'u1');
+        expect([method, path, r.status, keysOf(r.body), keysOf(r.body.meta)]).toEqual([method, path, 200, keys, meta]);
+        const resources = r.body.notifications ?? (r.body.notification ? [r.body.notification] : []);
+        for (const n of resources) expect(keysOf(n)).toEqual([...RESOURCE_KEYS].sort());
+      }
+      expect(pusher.triggers.map((t) => t.name)).toEqual(Object.keys(EVENT_KEYS).filter((e) => e !== 'notification.created'));
+      for (const t of pusher.triggers) expect([t.name, keysOf(t.data as object)]).toEqual([t.name, [...EVENT_KEYS[t.name as NotificationLiveEventName]].sort()]);
     });
 
     it('still answers when broadcasting fails, and reports the failure', async () => {

@@ -7,6 +7,7 @@ import { createPgliteStore } from '../store/create-pglite-store.js';
 import { createPostgresStore } from '../store/create-postgres-store.js';
 import { uniqueSchema } from '../store/store-conformance.js';
 import { runApiSuite } from './api-suite.js';
+import { runHostileInputSuite } from './hostile-input-suite.js';
 import { createNotificationsApi } from './create-notifications-api.js';
 
 runApiSuite('the embedded PGlite store', () => createPgliteStore());
@@ -29,15 +30,19 @@ if (url) {
   });
 }
 
+// One embedded database for the cases below (each store gets its own schema): PGlite's start-up
+// costs seconds of CPU, so this file starts it once.
+let db: PGlite;
+beforeAll(async () => {
+  db = await PGlite.create();
+});
+afterAll(async () => {
+  await db.close();
+});
+
+runHostileInputSuite(() => createPgliteStore({ db, schema: uniqueSchema('hostile') }));
+
 describe('createNotificationsApi options', () => {
-  // One embedded database for these small cases (each store gets its own schema): start-up is the slow part.
-  let db: PGlite;
-  beforeAll(async () => {
-    db = await PGlite.create();
-  });
-  afterAll(async () => {
-    await db.close();
-  });
   const openStore = () => createPgliteStore({ db, schema: uniqueSchema('opts') });
 
   it('names the missing or wrong option', () => {
