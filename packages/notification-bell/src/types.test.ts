@@ -2,7 +2,7 @@ import type { ActionType, NotificationAction, NotificationIcon, NotificationLive
 import { describe, expectTypeOf, it } from 'vitest';
 import type { NotificationApi } from './api/notification-api.js';
 import { normalizeNotification } from './normalize.js';
-import { ACTION_TYPES, ICON_NAMES } from './types.js';
+import type { ACTION_TYPES, ICON_NAMES } from './types.js';
 import type { AppNotification, LiveEventName } from './types.js';
 
 describe('the bell speaks the notifications API contract', () => {
