@@ -26,6 +26,7 @@ function defineOnce(tagName: string, base: CustomElementConstructor): CustomElem
  * registered constructor.
  */
 export function define(tagName = 'notification-bell', feedTagName = 'notification-feed'): CustomElementConstructor {
+  const bell = defineOnce(tagName, NotificationBell);
   defineOnce(feedTagName, NotificationFeed);
-  return defineOnce(tagName, NotificationBell);
+  return bell;
 }

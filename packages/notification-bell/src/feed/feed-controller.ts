@@ -188,6 +188,12 @@ export class FeedController implements ReactiveController, ItemHost {
   /** ↑/↓ (and PageUp/PageDown, Home/End) move between items' main links, as in the APG feed pattern. */
   readonly #onListKeydown = (event: KeyboardEvent) => {
     if (!MOVE_KEYS.has(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+    // Home is "back to the newest": it also reveals what the pill holds.
+    if (event.key === 'Home' && this.#held.size > 0) {
+      event.preventDefault();
+      void this.#showHeld();
+      return;
+    }
     const ids = this.#rendered;
     if (ids.length === 0) return;
     const current = this.#focused?.itemId === undefined ? -1 : ids.indexOf(this.#focused.itemId);
@@ -454,7 +460,9 @@ export class FeedController implements ReactiveController, ItemHost {
       ${stale}
       <div class="scroller" @keydown=${this.#onListKeydown} @scroll=${this.#onScroll}>
         ${held > 0
-          ? html`<button type="button" class="pill" part="new-items" @click=${this.#showHeld}>${formatPlural(messages.newItemsPill, held, this.locale)}</button>`
+          ? html`<div class="pill-row">
+              <button type="button" class="pill" part="new-items" @click=${this.#showHeld}>${formatPlural(messages.newItemsPill, held, this.locale)}</button>
+            </div>`
           : nothing}
         <div class="feed" part="list" role="feed" aria-labelledby=${this.titleId} aria-busy=${view.isLoading ? 'true' : 'false'}>
           ${repeat(

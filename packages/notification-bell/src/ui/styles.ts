@@ -63,20 +63,23 @@ export const feedStyles = css`
   .tabs { display: flex; gap: 4px; margin-inline-end: auto; }
   .tab { padding: 4px 10px; border: 1px solid transparent; border-radius: 999px; background: transparent; color: var(--_muted); }
   .tab[aria-selected='true'] { border-color: var(--_border); background: var(--_hover-bg); color: var(--_fg); font-weight: 600; }
-  .list-actions { display: flex; gap: 4px; }
+  .list-actions { display: flex; gap: 4px; margin-inline-start: auto; }
   .list-actions button { display: inline-flex; align-items: center; gap: 4px; }
   .list-actions svg { width: 16px; height: 16px; }
   /* Narrow (a phone): icons only; the text stays as the accessible name, and shows while confirming. */
   @container (max-width: 380px) { .list-actions :not(.confirming) > .label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; } }
   .text-button.danger { color: var(--_danger); }
   .confirming { font-weight: 600; }
-  .notice { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; margin: 8px 12px 0; padding: 6px 8px 6px 12px; border: 1px solid var(--_border); border-inline-start: 4px solid var(--_warning); border-radius: 4px; }
+  .notice { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; margin: 8px 12px; padding: 6px 8px 6px 12px; border: 1px solid var(--_border); border-inline-start: 4px solid var(--_warning); border-radius: 4px; }
   .notice.alert { border-inline-start-color: var(--_danger); }
   .notice > span { flex: 1; min-width: 12em; }
   .tabpanel { display: flex; flex-direction: column; flex: 1 1 auto; min-height: 0; }
   .scroller { position: relative; flex: 1 1 auto; overflow-y: auto; overscroll-behavior: contain; max-height: var(--notif-feed-max-height, none); }
-  .pill { position: sticky; top: 8px; z-index: 2; display: block; margin: 8px auto -36px; padding: 4px 14px; border: 0; border-radius: 999px; background: var(--_accent); color: var(--_bg); font-weight: 600; box-shadow: 0 2px 8px rgb(0 0 0 / 0.25); }
+  /* Zero height: the pill floats over the list and never moves what is under it. */
+  .pill-row { position: sticky; top: 8px; z-index: 2; display: flex; justify-content: center; height: 0; }
+  .pill { height: max-content; padding: 4px 14px; border: 0; border-radius: 999px; background: var(--_accent); color: var(--_bg); font-weight: 600; box-shadow: 0 2px 8px rgb(0 0 0 / 0.25); }
   .item { position: relative; border-bottom: 1px solid var(--_border); }
+  .item:last-child { border-bottom: 0; }
   .item.unread { background: var(--_unread-bg); }
   .item:hover { background: var(--_hover-bg); }
   .main { display: flex; gap: 10px; width: 100%; padding: 10px 12px 0; border: 0; background: none; text-align: start; text-decoration: none; }
@@ -103,7 +106,7 @@ export const feedStyles = css`
   .item:hover .controls, .item:focus-within .controls { opacity: 1; }
   @media (hover: none) { .controls { opacity: 1; } }
   .state { padding: 24px 16px; color: var(--_muted); text-align: center; }
-  .load-more { display: block; width: 100%; padding: 10px; border: 0; background: transparent; color: var(--_accent); }
+  .load-more { display: block; width: 100%; padding: 10px; border: 0; border-top: 1px solid var(--_border); background: transparent; color: var(--_accent); }
   .load-more:focus-visible, .tab:focus-visible { outline-offset: -2px; }
 `;
 
