@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bellLabel, defaultMessages, formatBadge, formatPlural, mergeMessages } from './messages.js';
+import { bellLabel, defaultMessages, failureMessage, formatBadge, formatPlural, mergeMessages } from './messages.js';
+import type { StoreOperation } from './store.js';
 
 describe('message catalog', () => {
   it('names the bell with the real unread count, singular and plural', () => {
@@ -36,5 +37,18 @@ describe('message catalog', () => {
     expect(bellLabel(messages, 0)).toBe('Benachrichtigungen');
     expect(bellLabel(messages, 2, 'de')).toBe('2 ungelesen');
     expect(messages.markAllRead).toBe('Mark all as read');
+  });
+
+  it('has an alert for every failing store operation, overridable, and none for unknown names', () => {
+    const operations: StoreOperation[] = ['load', 'loadMore', 'markAsRead', 'markAsUnread', 'archive', 'markAllAsRead', 'delete', 'deleteAll'];
+    for (const operation of operations) expect(failureMessage(defaultMessages, operation), operation).toMatch(/^Couldn't .+\. Try again\.$/);
+    expect(failureMessage(defaultMessages, 'delete')).toBe("Couldn't delete the notification. Try again.");
+    expect(failureMessage(mergeMessages({ failedDelete: 'Löschen fehlgeschlagen.' }), 'delete')).toBe('Löschen fehlgeschlagen.');
+    for (const name of ['', 'constructor', 'toString', '__proto__', 'unknown']) expect(failureMessage(defaultMessages, name), name).toBeUndefined();
+  });
+
+  it('names the new-items pill with a plural', () => {
+    expect(formatPlural(defaultMessages.newItemsPill, 1, 'en')).toBe('1 new notification');
+    expect(formatPlural(defaultMessages.newItemsPill, 12, 'en')).toBe('12 new notifications');
   });
 });
