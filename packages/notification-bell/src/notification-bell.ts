@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
 import { ClockController } from './controllers/clock-controller.js';
+import { control } from './feed/render-item.js';
 import { DialogController } from './controllers/dialog-controller.js';
 import { bellLabel, formatBadge } from './messages.js';
 import type { BellOptions } from './options.js';
@@ -139,7 +140,7 @@ export class NotificationBell extends NotificationElement {
       >
         ${this.feed.renderHeader(
           panelMode
-            ? html`<button type="button" class="icon-button" part="close" aria-label=${messages.close} @click=${() => this.hide(true)}>${icon('close')}</button>`
+            ? control('close', messages.close, 'close', () => this.hide(true))
             : nothing,
         )}
         ${open ? this.feed.renderBody() : nothing}

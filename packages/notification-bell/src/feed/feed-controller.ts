@@ -9,7 +9,7 @@ import { safeUrlOrNull } from '../safe-url.js';
 import type { FeedFilter, FeedView, NotificationStore, StoreFailure } from '../store.js';
 import type { AppNotification, NotificationAction } from '../types.js';
 import { icon } from '../ui/icons.js';
-import { renderItem } from './render-item.js';
+import { control, renderItem } from './render-item.js';
 import type { ItemContext, ItemHost } from './render-item.js';
 
 /** The element a feed renders into: `<notification-feed>`, or the bell's dialog. */
@@ -31,7 +31,6 @@ export interface FeedHost extends ReactiveElement {
 
 const FILTERS: readonly FeedFilter[] = ['all', 'unread'];
 const NAVIGATION_WAIT_MS = 1000;
-const MOVE_KEYS = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp']);
 const createdAt = (item: AppNotification) => Date.parse(item.created_at);
 let feeds = 0;
 
@@ -187,21 +186,15 @@ export class FeedController implements ReactiveController, ItemHost {
 
   /** ↑/↓ (and PageUp/PageDown, Home/End) move between items' main links, as in the APG feed pattern. */
   readonly #onListKeydown = (event: KeyboardEvent) => {
-    if (!MOVE_KEYS.has(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
-    // Home is "back to the newest": it also reveals what the pill holds.
-    if (event.key === 'Home' && this.#held.size > 0) {
-      event.preventDefault();
-      void this.#showHeld();
-      return;
-    }
     const ids = this.#rendered;
-    if (ids.length === 0) return;
-    const current = this.#focused?.itemId === undefined ? -1 : ids.indexOf(this.#focused.itemId);
-    const key = event.key;
-    const next =
-      key === 'Home' ? 0 : key === 'End' ? ids.length - 1 : current < 0 ? 0 : key === 'ArrowDown' || key === 'PageDown' ? Math.min(ids.length - 1, current + 1) : Math.max(0, current - 1);
+    const at = ids.indexOf(this.#focused?.itemId as string);
+    const step = ({ ArrowDown: 1, PageDown: 1, ArrowUp: -1, PageUp: -1 } as Record<string, number>)[event.key];
+    const next = event.key === 'Home' ? 0 : event.key === 'End' ? ids.length - 1 : step && Math.min(ids.length - 1, Math.max(0, at + step));
+    if (next === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
     event.preventDefault();
-    this.#focusItem(ids[next]);
+    // Home is "back to the newest": it also shows what the pill holds.
+    if (next === 0 && this.#held.size > 0) void this.#showHeld();
+    else this.#focusItem(ids[next]);
   };
 
   // ---- tabs ----------------------------------------------------------------
@@ -217,12 +210,11 @@ export class FeedController implements ReactiveController, ItemHost {
 
   /** ←/→ move between the tabs (wrapping) and select as they go; Home/End jump to the ends. */
   readonly #onTabKeydown = async (event: KeyboardEvent) => {
-    const at = FILTERS.indexOf(this.filter);
-    const count = FILTERS.length;
-    const next = { ArrowRight: (at + 1) % count, ArrowLeft: (at + count - 1) % count, Home: 0, End: count - 1 }[event.key];
+    // Two tabs: ←/→ (wrapping) go to the other one; Home/End to the first/last.
+    const next = ({ ArrowRight: 1, ArrowLeft: 1, Home: 0, End: 1 } as Record<string, number>)[event.key];
     if (next === undefined) return;
     event.preventDefault();
-    this.selectFilter(FILTERS[next] as FeedFilter);
+    this.selectFilter(event.key.startsWith('Arrow') ? (this.filter === 'all' ? 'unread' : 'all') : (FILTERS[next] as FeedFilter));
     await this.host.updateComplete;
     this.#root.getElementById(`${this.idPrefix}-tab-${this.filter}`)?.focus();
   };
@@ -398,19 +390,10 @@ export class FeedController implements ReactiveController, ItemHost {
           (shown) => shown.key, // a new element per failure, so the same sentence is announced again
           (shown) => html`<div class="notice alert" part="alert" role="alert">
             <span>${shown.text}</span>
-            <button
-              type="button"
-              class="icon-button"
-              part="dismiss"
-              aria-label=${messages.dismiss}
-              title=${messages.dismiss}
-              @click=${() => {
-                this.#alert = undefined;
-                this.host.requestUpdate();
-              }}
-            >
-              ${icon('close')}
-            </button>
+            ${control('dismiss', messages.dismiss, 'close', () => {
+              this.#alert = undefined;
+              this.host.requestUpdate();
+            })}
           </div>`,
         )}
         ${this.#renderList(messages)}

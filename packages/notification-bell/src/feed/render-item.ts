@@ -5,6 +5,7 @@ import { formatAbsoluteTime, formatRelativeTime } from '../relative-time.js';
 import { safeUrlOrNull } from '../safe-url.js';
 import type { AppNotification, NotificationAction } from '../types.js';
 import { icon, isBuiltInIcon } from '../ui/icons.js';
+import type { BuiltInIcon } from '../ui/icons.js';
 
 /** What template overrides receive for one item. */
 export interface ItemContext {
@@ -34,7 +35,8 @@ function actionIcon(name: string | undefined): unknown {
   return isBuiltInIcon(name) ? icon(name) : html`<i class=${name} aria-hidden="true"></i>`;
 }
 
-function control(part: string, label: string, glyph: Parameters<typeof icon>[0], run: () => void): TemplateResult {
+/** An icon-only button named by its label (also its tooltip). */
+export function control(part: string, label: string, glyph: BuiltInIcon, run: () => void): TemplateResult {
   return html`<button type="button" class="icon-button" part=${part} aria-label=${label} title=${label} @click=${run}>${icon(glyph)}</button>`;
 }
 
@@ -93,10 +95,8 @@ export function renderItem(host: ItemHost, notification: AppNotification, index:
         <time datetime=${notification.created_at} title=${formatAbsoluteTime(notification.created_at, locale)}>${relativeTime}</time>
         <span class="controls" part="item-controls">
           ${unread
-            ? // Its own template, not control(): the button is replaced, not relabelled, so focus goes to the item's link.
-              html`<button type="button" class="icon-button" part="mark-read" aria-label=${messages.markRead} title=${messages.markRead} @click=${() => void host.markAsRead(id)}>
-                ${icon('check')}
-              </button>`
+            ? // Wrapped in its own template: the button is replaced, not relabelled, so focus goes to the item's link.
+              html`<span>${control('mark-read', messages.markRead, 'check', () => void host.markAsRead(id))}</span>`
             : control('mark-unread', messages.markUnread, 'unread', () => void host.markAsUnread(id))}
           ${control('archive', messages.archive, 'archive', () => void host.archive(id))}
           ${control('delete', messages.delete, 'trash', () => void host.remove(id))}
