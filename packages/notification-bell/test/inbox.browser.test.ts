@@ -325,6 +325,31 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
     expect(server.requests.filter((request) => request.path.startsWith(HUB_PATH))).toHaveLength(1);
   });
 
+  it('follows broadcasting.userId when user-id is absent, and reconnects when a connection option changes', async () => {
+    await seed([{}]);
+    const page = await load({ bell: `broadcasting='{"broadcaster":"sse-hub","hubUrl":"${HUB_PATH}","userId":"${USER_ID}"}'` });
+    await expect.poll(() => server.hubClients).toBe(1);
+    expect(server.requests.some((request) => request.path === `${HUB_PATH}?topic=${encodeURIComponent(`/users/${USER_ID}/notifications`)}`)).toBe(true);
+    const arrived = await server.create({ title: 'Live without user-id' });
+    await expect.poll(() => page.evaluate(() => (window as unknown as { notifications: { items: Array<{ id: string }> } }).notifications.items[0]?.id)).toBe(arrived.id);
+
+    // Another page size: the shared connection is rebuilt: the store takes the new size and page 1 is fetched again.
+    server.requests.splice(0);
+    await page.evaluate(() => {
+      (document.querySelector('notification-bell') as HTMLElement & { perPage: number }).perPage = 7;
+    });
+    await expect.poll(() => page.evaluate(() => (window as unknown as { notifications: { perPage: number } }).notifications.perPage)).toBe(7);
+    await expect.poll(() => server.requests.some((request) => request.method === 'GET' && request.path.startsWith('/notification/notifications.json?page=1'))).toBe(true);
+    // A render that changes no connection option does not reconnect.
+    const listRequests = () => server.requests.filter((request) => request.path.startsWith('/notification/notifications.json')).length;
+    await expect.poll(() => server.hubClients).toBe(1);
+    const before = listRequests();
+    await page.locator('notification-bell button.bell').click();
+    await page.locator('notification-bell button.bell').click();
+    await page.waitForTimeout(300);
+    expect(listRequests()).toBe(before);
+  });
+
   for (const theme of ['light', 'dark'] as const) {
     it(`the inline feed passes axe (${theme}); screenshot`, async () => {
       await seed([

@@ -318,8 +318,10 @@ export class FeedController implements ReactiveController, ItemHost {
 
   /** The items to render now: all of them at the top; while scrolled, arrivals wait behind the pill. */
   #visible(items: readonly AppNotification[]): readonly AppNotification[] {
-    if (!this.#isScrolled()) this.#held.clear();
-    else for (const item of items) if (createdAt(item) > this.#newest) this.#held.add(item.id);
+    // Layout is read only when there is something new or something held, not on every render.
+    const fresh = items.filter((item) => createdAt(item) > this.#newest);
+    if ((fresh.length > 0 || this.#held.size > 0) && !this.#isScrolled()) this.#held.clear();
+    else for (const item of fresh) this.#held.add(item.id);
     const visible = this.#held.size > 0 ? items.filter((item) => !this.#held.has(item.id)) : items;
     for (const item of visible) this.#newest = Math.max(this.#newest, createdAt(item));
     return visible;

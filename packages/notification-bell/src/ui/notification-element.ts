@@ -17,6 +17,7 @@ import type { AppNotification } from '../types.js';
 import { jsonOrFalse, optionalNumber, trueByDefault } from './converters.js';
 
 const OPTION_NAMES = Object.keys(defaultOptions) as OptionName[];
+const CONNECTION_KEYS: ReadonlySet<string> = new Set(['store', 'api', 'apiBase', 'perPage', 'pollInterval', 'enablePolling', 'broadcasting', 'userId']);
 
 /**
  * What `<notification-bell>` and `<notification-feed>` share: the options
@@ -124,6 +125,8 @@ export class NotificationElement extends LitElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    // Renders follow every store change; the connection only cares about its own options.
+    if (![...(changed as PropertyValues).keys()].some((key) => CONNECTION_KEYS.has(key as string))) return;
     const options = this.#options;
     this.#connection.configure(this.store, {
       apiBase: options.apiBase,
