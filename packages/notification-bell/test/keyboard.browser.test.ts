@@ -172,6 +172,42 @@ describe.runIf(runBrowserTests)('keyboard-only use of <notification-bell>', () =
     await expect.poll(() => focusDescription(page)).toBe(`notification-bell > item-link@${ids[0]}`);
   });
 
+  it('focus rings are drawn and fully inside the scrolling list, for every control in it', async () => {
+    await seed(Array.from({ length: 12 }, (_, index) => ({ actions: index % 3 === 0 ? [{ name: 'go', label: 'Go', event: 'go' }] : [] })));
+    const page = await open('per-page="10"');
+    await expect.poll(() => focusDescription(page)).toBe(`notification-bell > item-link@${ids[0]}`);
+    const seen = new Set<string>();
+    for (let press = 0; press < 60 && !seen.has('notification-bell > load-more'); press += 1) {
+      const ring = await page.evaluate(() => {
+        const root = document.querySelector('notification-bell')?.shadowRoot as ShadowRoot;
+        const active = root.activeElement as HTMLElement;
+        const scroller = root.querySelector('.scroller') as HTMLElement;
+        if (!scroller.contains(active)) return null;
+        // The item link draws its ring on the ::after that spans the item.
+        let style = getComputedStyle(active);
+        let box = active.getBoundingClientRect();
+        if (style.outlineStyle === 'none') {
+          style = getComputedStyle(active, '::after');
+          box = (active.closest('.item') as HTMLElement).getBoundingClientRect();
+        }
+        const grow = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+        const clip = scroller.getBoundingClientRect();
+        return {
+          drawn: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+          inside: box.left - grow >= clip.left - 0.5 && box.right + grow <= clip.right + 0.5 && box.top - grow >= clip.top - 0.5 && box.bottom + grow <= clip.bottom + 0.5,
+        };
+      });
+      const where = await focusDescription(page);
+      seen.add(where.replace(/@.*/, ''));
+      if (ring) {
+        expect(ring.drawn, `no ring on ${where}`).toBe(true);
+        expect(ring.inside, `ring of ${where} is clipped by the list`).toBe(true);
+      }
+      await page.keyboard.press('Tab');
+    }
+    expect([...seen]).toEqual(expect.arrayContaining(['notification-bell > item-link', 'notification-bell > action', 'notification-bell > mark-read', 'notification-bell > archive', 'notification-bell > delete', 'notification-bell > load-more']));
+  });
+
   it('panel mode traps Tab and Shift+Tab inside the panel; Escape returns to the bell', async () => {
     await seed(Array.from({ length: 2 }, () => ({ actions: [{ name: 'go', label: 'Go', event: 'go' }] })));
     const page = await open('mode="panel"');

@@ -147,7 +147,11 @@ export class FeedController implements ReactiveController, ItemHost {
 
   readonly #onFocusIn = (event: Event) => {
     const element = event.composedPath()[0];
-    if (element instanceof Element) this.#focused = { element, itemId: element.closest<HTMLElement>('.item')?.dataset.id };
+    if (!(element instanceof Element)) return;
+    const item = element.closest<HTMLElement>('.item');
+    this.#focused = { element, itemId: item?.dataset.id };
+    // The link's ring goes round the whole item: show all of it, not only the link's own box (the browser's default).
+    if (item && element.classList.contains('main')) item.scrollIntoView({ block: 'nearest' });
   };
 
   /**

@@ -74,7 +74,7 @@ export const feedStyles = css`
   .notice.alert { border-inline-start-color: var(--_danger); }
   .notice > span { flex: 1; min-width: 12em; }
   .tabpanel { display: flex; flex-direction: column; flex: 1 1 auto; min-height: 0; }
-  .scroller { position: relative; flex: 1 1 auto; overflow-y: auto; overscroll-behavior: contain; max-height: var(--notif-feed-max-height, none); }
+  .scroller { position: relative; flex: 1 1 auto; overflow-y: auto; overscroll-behavior: contain; scroll-padding-block: 6px; max-height: var(--notif-feed-max-height, none); }
   /* Zero height: the pill floats over the list and never moves what is under it. */
   .pill-row { position: sticky; top: 8px; z-index: 2; display: flex; justify-content: center; height: 0; }
   .pill { height: max-content; padding: 4px 14px; border: 0; border-radius: 999px; background: var(--_accent); color: var(--_bg); font-weight: 600; box-shadow: 0 2px 8px rgb(0 0 0 / 0.25); }
