@@ -40,7 +40,12 @@ const ROWS: Array<SeedRow & { key: string }> = [
     ],
   },
   { key: 'long-word', title: LONG_WORD, message: `${LONG_WORD} and then some ordinary words after it.` },
-  { key: 'long-url', title: 'Your export is ready', message: `Download it from ${LONG_URL} within 24 hours.`, actions: [action(1, 'Download'), action(2, 'Share'), action(3, 'Delete export')] },
+  {
+    key: 'long-url',
+    title: 'Your export is ready',
+    message: `Download it from ${LONG_URL} within 24 hours.`,
+    actions: [{ ...action(1, 'Download'), icon: 'fa fa-download' }, action(2, 'Share'), action(3, 'Delete export')],
+  },
 ];
 
 interface Box {
@@ -133,6 +138,14 @@ describe.runIf(runBrowserTests)('item layout in headless Chromium', () => {
           await page.locator('notification-bell button.bell').click();
           await page.locator('notification-bell article.item').nth(ROWS.length - 1).waitFor();
           await settle(page);
+
+          // An action's icon: a built-in name draws its SVG, anything else is an icon-font class list.
+          const icons = await page.evaluate(() => {
+            const root = document.querySelector('notification-bell')?.shadowRoot;
+            const fontIcon = root?.querySelector('.action i');
+            return { fontIcon: fontIcon ? `${fontIcon.className}|${fontIcon.getAttribute('aria-hidden')}` : null, svgs: root?.querySelectorAll('.action svg').length ?? 0 };
+          });
+          expect(icons).toEqual({ fontIcon: 'fa fa-download|true', svgs: 2 });
 
           const items = await measureItems(page, keyById);
           expect(items.map((item) => item.key).sort()).toEqual(ROWS.map((row) => row.key).sort());
