@@ -361,12 +361,12 @@ export class FeedController implements ReactiveController, ItemHost {
             ${tab('all', messages.tabAll)}${tab('unread', messages.tabUnread)}
           </div>
           <span class="list-actions">
-            ${store.unreadCount > 0
+            ${store.unreadCount > 0 && !store.signedOut
               ? html`<button type="button" class="text-button" part="mark-all-read" title=${messages.markAllRead} @click=${() => void store.markAllAsRead()}>
                   ${icon('checks')}<span class="label">${messages.markAllRead}</span>
                 </button>`
               : nothing}
-            ${store.view('all').items.length > 0
+            ${store.view('all').items.length > 0 && !store.signedOut
               ? html`<button
                   type="button"
                   class="text-button danger ${this.#confirmingDeleteAll ? 'confirming' : ''}"
