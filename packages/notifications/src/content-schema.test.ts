@@ -182,9 +182,9 @@ describe('normalizeContent: hostile values', () => {
         expect(JSON.stringify(out)).not.toMatch(/(?<!\\)(\\\\)*\\u(0000|d[89a-f])/i);
         for (const url of [out.action_url, ...out.actions.map((a) => a.url)]) if (typeof url === 'string') expect(isSafeUrl(url)).toBe(true);
       }),
-      { numRuns: 400 },
+      { numRuns: 300 },
     );
     // The property means little unless a fair share of inputs get through.
-    expect(accepted).toBeGreaterThan(40);
+    expect(accepted).toBeGreaterThan(30);
   });
 });

@@ -69,7 +69,7 @@ export function runHostileInputSuite(openStore: () => Promise<NotificationStore>
           }
         }),
         {
-          numRuns: 150,
+          numRuns: 120,
           // Values PostgreSQL cannot take as text, and malformed escapes, always tried.
           examples: [
             ['/notification/notifications.json', 'type=%00'],
@@ -108,7 +108,7 @@ export function runHostileInputSuite(openStore: () => Promise<NotificationStore>
           expect([404, 405]).toContain(r.status);
           expect(r.code).toBe(r.status === 404 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED');
         }),
-        { numRuns: 200 },
+        { numRuns: 150 },
       );
       expect(await snapshot()).toBe(before);
     });
@@ -144,7 +144,7 @@ export function runHostileInputSuite(openStore: () => Promise<NotificationStore>
           if (r.status === 413) expect(r.code).toBe('PAYLOAD_TOO_LARGE');
           if (r.status === 400) expect(r.code).toBe('INVALID_PARAMETER');
         }),
-        { numRuns: 200 },
+        { numRuns: 150 },
       );
     });
   });
