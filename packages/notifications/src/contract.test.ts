@@ -34,7 +34,7 @@ describe('the contract types', () => {
     expectTypeOf<NotificationResource['archived_at']>().toEqualTypeOf<string | null>();
     expectTypeOf<NotificationAction['color']>().toEqualTypeOf<ActionType | undefined>();
     expectTypeOf<'fa fa-check'>().toExtend<NonNullable<NotificationAction['icon']>>();
-    expectTypeOf<ListResponse['meta']>().toEqualTypeOf<{ page: number; limit: number; total: number; pages: number; has_next_page: boolean; unread_count: number }>();
+    expectTypeOf<ListResponse['meta']>().toEqualTypeOf<{ page: number; limit: number; total: number; pages: number; has_next_page: boolean; next_cursor: string | null; unread_count: number }>();
     expectTypeOf<UnreadListResponse['meta']['count']>().toEqualTypeOf<number>();
     expectTypeOf<MutationResponse>().toEqualTypeOf<ItemResponse>();
     expectTypeOf<MarkAllReadResponse>().toEqualTypeOf<{ marked: number; meta: { unread_count: number } }>();

@@ -72,6 +72,8 @@ export interface ListMeta extends UnreadCountMeta {
   /** `ceil(total / limit)`. */
   pages: number;
   has_next_page: boolean;
+  /** Pass as `before` to get the page right after this one, unshifted by rows added or deleted meanwhile; null for an empty page. */
+  next_cursor: string | null;
 }
 
 /** `GET /notification/notifications.json`. */

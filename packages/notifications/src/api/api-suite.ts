@@ -109,10 +109,20 @@ export function runApiSuite(name: string, openStore: () => Promise<NotificationS
       expect(first.status).toBe(200);
       expect(first.body.notifications).toHaveLength(20);
       expect(first.body.notifications[0].title).toBe('t24');
-      expect(first.body.meta).toEqual({ page: 1, limit: 20, total: 25, pages: 2, has_next_page: true, unread_count: 25 });
+      expect(first.body.meta).toEqual({ page: 1, limit: 20, total: 25, pages: 2, has_next_page: true, next_cursor: expect.any(String), unread_count: 25 });
       const second = await call('GET', '/notification/notifications.json?page=2', 'u1');
       expect(second.body.notifications.map((n: { title: string }) => n.title)).toEqual(['t4', 't3', 't2', 't1', 't0']);
       expect(second.body.meta).toMatchObject({ page: 2, has_next_page: false });
+      // The same page by cursor, after a row of page 1 was deleted: nothing is skipped.
+      await store.delete('u1', first.body.notifications[0].id);
+      const after = await call('GET', `/notification/notifications.json?before=${encodeURIComponent(first.body.meta.next_cursor)}&limit=20`, 'u1');
+      expect(after.body.notifications.map((n: { title: string }) => n.title)).toEqual(['t4', 't3', 't2', 't1', 't0']);
+      expect(after.body.meta).toMatchObject({ has_next_page: false, total: 24 });
+      for (const bad of ['x', '1.2.3', 'a'.repeat(65), '-'.repeat(3)]) {
+        const refused = await call('GET', `/notification/notifications.json?before=${encodeURIComponent(bad)}`, 'u1');
+        expect(refused.status).toBe(400);
+        expect(refused.body).toMatchObject({ code: 'INVALID_PARAMETER', error: expect.stringContaining('"before"') });
+      }
       expect(keysOf(first.body.notifications[0])).toEqual([...RESOURCE_KEYS].sort());
     });
 
@@ -157,7 +167,7 @@ export function runApiSuite(name: string, openStore: () => Promise<NotificationS
       const r = await call('GET', '/notification/notifications/unread.json?limit=1', 'u1');
       expect(r.status).toBe(200);
       expect(r.body.notifications).toHaveLength(1);
-      expect(r.body.meta).toEqual({ page: 1, limit: 1, total: 2, pages: 2, has_next_page: true, unread_count: 2, count: 2 });
+      expect(r.body.meta).toEqual({ page: 1, limit: 1, total: 2, pages: 2, has_next_page: true, next_cursor: expect.any(String), unread_count: 2, count: 2 });
       expect((await call('GET', '/notification/notifications/unread.json?limit=500', 'u1')).status).toBe(400);
     });
 
@@ -278,7 +288,7 @@ export function runApiSuite(name: string, openStore: () => Promise<NotificationS
       await seed('u1', 3, { type: 'comment' });
       const likes = await call('GET', '/notification/notifications/unread.json?type=like', 'u1');
       expect(likes.body.notifications.map((n: { type: string }) => n.type)).toEqual(['like', 'like']);
-      expect(likes.body.meta).toEqual({ page: 1, limit: 20, total: 2, pages: 1, has_next_page: false, unread_count: 5, count: 2 });
+      expect(likes.body.meta).toEqual({ page: 1, limit: 20, total: 2, pages: 1, has_next_page: false, next_cursor: expect.any(String), unread_count: 5, count: 2 });
       expect((await call('GET', '/notification/notifications/unread.json?status=unread&unknown=1', 'u1')).body.meta.count).toBe(5);
       for (const status of ['read', 'all', 'archived']) {
         const r = await call('GET', `/notification/notifications/unread.json?status=${status}`, 'u1');
@@ -331,8 +341,8 @@ export function runApiSuite(name: string, openStore: () => Promise<NotificationS
       const [a, b] = await seed('u1', 2);
       const item = ['meta', 'notification'];
       const cases: [string, string, string[], string[]][] = [
-        ['GET', '.json', ['meta', 'notifications'], ['has_next_page', 'limit', 'page', 'pages', 'total', 'unread_count']],
-        ['GET', '/unread.json', ['meta', 'notifications'], ['count', 'has_next_page', 'limit', 'page', 'pages', 'total', 'unread_count']],
+        ['GET', '.json', ['meta', 'notifications'], ['has_next_page', 'limit', 'next_cursor', 'page', 'pages', 'total', 'unread_count']],
+        ['GET', '/unread.json', ['meta', 'notifications'], ['count', 'has_next_page', 'limit', 'next_cursor', 'page', 'pages', 'total', 'unread_count']],
         ['GET', `/${a!.id}.json`, item, ['unread_count']],
         ['PATCH', `/${a!.id}/read.json`, item, ['unread_count']],
         ['PATCH', `/${a!.id}/unread.json`, item, ['unread_count']],

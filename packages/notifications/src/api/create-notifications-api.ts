@@ -21,7 +21,7 @@ import { SOCKET_ID } from '../broadcast/pusher-signature.js';
 import { NotificationsError } from '../errors.js';
 import type { NotificationsErrorCode } from '../errors.js';
 import { parseOptions } from '../options.js';
-import type { ChangeResult, NotificationStore } from '../store/notification-store.js';
+import type { ChangeResult, ListResult, NotificationStore } from '../store/notification-store.js';
 import { isNotificationId } from '../store/sql-store.js';
 import { checkCsrf } from './csrf.js';
 import type { CsrfOptions } from './csrf.js';
@@ -163,16 +163,21 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
     throw new NotificationsError('NOT_FOUND', 'Notification not found');
   };
 
-  const envelope = (page: number, limit: number, total: number, unread: number) => {
-    const pages = Math.ceil(total / limit);
-    return { page, limit, total, pages, has_next_page: page < pages, unread_count: unread };
-  };
+  const envelope = (page: number, limit: number, result: ListResult, unread: number) => ({
+    page,
+    limit,
+    total: result.total,
+    pages: Math.ceil(result.total / limit),
+    has_next_page: result.hasMore,
+    next_cursor: result.nextCursor,
+    unread_count: unread,
+  });
 
   app.get('/notification/notifications.json', async (c) => {
     const userId = c.get('notificationsUserId');
     const q = parse.list(c.req.query());
     const [result, unread] = await Promise.all([store.list(userId, q), store.unreadCount(userId)]);
-    return c.json({ notifications: result.items, meta: envelope(q.page, q.limit, result.total, unread) } satisfies ListResponse);
+    return c.json({ notifications: result.items, meta: envelope(q.page, q.limit, result, unread) } satisfies ListResponse);
   });
 
   app.get('/notification/notifications/unread.json', async (c) => {
@@ -181,7 +186,7 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
     const result = await store.list(userId, { ...q, status: 'unread', archived: 'exclude' });
     // Unfiltered, the list's total is the unread count, so one query serves both.
     const unread = q.type === undefined ? result.total : await store.unreadCount(userId);
-    return c.json({ notifications: result.items, meta: { ...envelope(q.page, q.limit, result.total, unread), count: result.total } } satisfies UnreadListResponse);
+    return c.json({ notifications: result.items, meta: { ...envelope(q.page, q.limit, result, unread), count: result.total } } satisfies UnreadListResponse);
   });
 
   app.patch('/notification/notifications/mark-all-read.json', async (c) => {

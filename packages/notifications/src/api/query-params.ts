@@ -8,6 +8,8 @@ export const MAX_PAGE = 10_000;
 export interface PageParams {
   page: number;
   limit: number;
+  /** A previous page's `meta.next_cursor`; when given, `page` is not used. */
+  before?: string;
 }
 
 export interface UnreadParams extends PageParams {
@@ -63,8 +65,21 @@ const type = z
     return raw;
   });
 
+/** Opaque to clients; the store checks its shape. Bounded here so nothing unbounded reaches it. */
+const before = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (raw === undefined || raw === '') return undefined;
+    if (raw.length > 64) {
+      ctx.addIssue({ code: 'custom', message: 'Invalid query parameter "before": expected a cursor from a previous page (meta.next_cursor)' });
+      return z.NEVER;
+    }
+    return raw;
+  });
+
 function schemas(defaultLimit: number, maxLimit: number) {
-  const page = z.object({ page: intParam('page', 1, MAX_PAGE, 1), limit: intParam('limit', 1, maxLimit, defaultLimit) });
+  const page = z.object({ page: intParam('page', 1, MAX_PAGE, 1), limit: intParam('limit', 1, maxLimit, defaultLimit), before });
   const unread = page.extend({
     type,
     // Accepted for symmetry with the list, but this endpoint only ever lists unread ones.
@@ -88,14 +103,14 @@ export function createQueryParsers(defaultLimit: number, maxLimit: number) {
     unread(query: Record<string, string>): UnreadParams {
       const r = s.unread.safeParse(query);
       if (!r.success) return fail(r.error);
-      const { page, limit, type } = r.data;
-      return type === undefined ? { page, limit } : { page, limit, type };
+      const { page, limit, type, before: cursor } = r.data;
+      return { page, limit, ...(type === undefined ? {} : { type }), ...(cursor === undefined ? {} : { before: cursor }) };
     },
     list(query: Record<string, string>): ListParams {
       const r = s.list.safeParse(query);
       if (!r.success) return fail(r.error);
-      const { type, ...rest } = r.data;
-      return type === undefined ? rest : { ...rest, type };
+      const { type, before: cursor, ...rest } = r.data;
+      return { ...rest, ...(type === undefined ? {} : { type }), ...(cursor === undefined ? {} : { before: cursor }) };
     },
   };
 }

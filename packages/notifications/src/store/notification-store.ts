@@ -14,12 +14,21 @@ export interface ListQuery {
   type?: string;
   /** Default `exclude`. */
   archived?: ArchivedFilter;
+  /**
+   * A previous result's `nextCursor`: list the rows right after it (then `page` is not used), so
+   * rows added or deleted meanwhile shift nothing. Throws INVALID_PARAMETER for a malformed cursor.
+   */
+  before?: string;
 }
 
 export interface ListResult {
   items: NotificationResource[];
   /** Number of notifications matching the filters, over all pages. */
   total: number;
+  /** Where the page after this one starts (opaque), or null when this page is empty. */
+  nextCursor: string | null;
+  /** Whether rows follow this page. */
+  hasMore: boolean;
 }
 
 export interface NewNotification extends NormalizedContent {

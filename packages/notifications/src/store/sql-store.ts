@@ -39,6 +39,17 @@ interface Row {
 
 const COLUMNS = 'id, type, title, message, action_url, icon, icon_class, actions, data, read_at, archived_at, created_at';
 
+/**
+ * A list position: the last row's creation time in microseconds and its insertion sequence, the
+ * list's own order (`created_at DESC, seq DESC`). Opaque to clients; two integers joined by a dot.
+ */
+const POSITION = `(extract(epoch from created_at) * 1000000)::bigint::text AS position_us, seq::text AS position_seq`;
+const CURSOR = /^(-?\d{1,17})\.(\d{1,19})$/;
+
+function cursorOf(row: { position_us: string; position_seq: string }): string {
+  return `${row.position_us}.${row.position_seq}`;
+}
+
 
 function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
@@ -148,14 +159,27 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<Notifica
         where.push(`type = $${params.length}`);
       }
       const filter = where.join(' AND ');
+      const pageWhere = [filter];
+      const pageParams = [...params];
+      let offset = (query.page - 1) * query.limit;
+      if (query.before !== undefined) {
+        const cursor = CURSOR.exec(query.before);
+        if (!cursor) throw new NotificationsError('INVALID_PARAMETER', 'Invalid query parameter "before": expected a cursor from a previous page (meta.next_cursor)');
+        pageParams.push(cursor[1], cursor[2]);
+        pageWhere.push(`((extract(epoch from created_at) * 1000000)::bigint, seq) < ($${pageParams.length - 1}::bigint, $${pageParams.length}::bigint)`);
+        offset = 0;
+      }
+      // One row more than asked tells whether another page follows.
       const [countRows, rows] = await Promise.all([
         client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${filter}`, params),
-        client.query<Row>(
-          `SELECT ${COLUMNS} FROM ${table} WHERE ${filter} ORDER BY created_at DESC, seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-          [...params, query.limit, (query.page - 1) * query.limit],
+        client.query<Row & { position_us: string; position_seq: string }>(
+          `SELECT ${COLUMNS}, ${POSITION} FROM ${table} WHERE ${pageWhere.join(' AND ')} ORDER BY created_at DESC, seq DESC LIMIT $${pageParams.length + 1} OFFSET $${pageParams.length + 2}`,
+          [...pageParams, query.limit + 1, offset],
         ),
       ]);
-      return { items: rows.map(toResource), total: countRows[0]?.n ?? 0 };
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return { items: page.map(toResource), total: countRows[0]?.n ?? 0, nextCursor: last ? cursorOf(last) : null, hasMore: rows.length > query.limit };
     },
 
     async get(userId, id) {

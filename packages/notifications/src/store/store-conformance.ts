@@ -82,7 +82,32 @@ export function runStoreConformance(name: string, open: () => Promise<Notificati
       const last = await store.list('list-u', { page: 3, limit: 2, status: 'all' });
       expect(last.items.map((n) => n.title)).toEqual(['n0']);
       const beyond = await store.list('list-u', { page: 9, limit: 2, status: 'all' });
-      expect(beyond).toEqual({ items: [], total: 5 });
+      expect(beyond).toEqual({ items: [], total: 5, nextCursor: null, hasMore: false });
+    });
+
+    it('pages by cursor: the page after a cursor is unshifted by rows deleted or added meanwhile', async () => {
+      for (let i = 0; i < 5; i++) await add('cursor-u', { title: `n${i}` });
+      const first = await store.list('cursor-u', { page: 1, limit: 2, status: 'all' });
+      expect(first.items.map((n) => n.title)).toEqual(['n4', 'n3']);
+      expect(first.hasMore).toBe(true);
+      // Offsets would now skip n2: page 2 of what is left starts at n1.
+      await store.delete('cursor-u', first.items[0]!.id);
+      await add('cursor-u', { title: 'n5' });
+      const second = await store.list('cursor-u', { page: 2, limit: 2, status: 'all', before: first.nextCursor! });
+      expect(second.items.map((n) => n.title)).toEqual(['n2', 'n1']);
+      expect(second.hasMore).toBe(true);
+      const third = await store.list('cursor-u', { page: 3, limit: 2, status: 'all', before: second.nextCursor! });
+      expect(third.items.map((n) => n.title)).toEqual(['n0']);
+      expect(third.hasMore).toBe(false);
+      await expect(store.list('cursor-u', { page: 1, limit: 2, status: 'all', before: 'not-a-cursor' })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+    });
+
+    it('orders rows created in the same instant by insertion, and a cursor keeps that order', async () => {
+      const at = '2026-01-01T00:00:00.000Z';
+      for (let i = 0; i < 3; i++) await add('tie-u', { title: `t${i}`, createdAt: at });
+      const first = await store.list('tie-u', { page: 1, limit: 1, status: 'all' });
+      const rest = await store.list('tie-u', { page: 2, limit: 5, status: 'all', before: first.nextCursor! });
+      expect([...first.items, ...rest.items].map((n) => n.title)).toEqual(['t2', 't1', 't0']);
     });
 
     it('filters by read status and type', async () => {
