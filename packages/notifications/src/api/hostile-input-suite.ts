@@ -49,12 +49,12 @@ export function runHostileInputSuite(openStore: () => Promise<NotificationStore>
     const hostileString = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 30 }),
       fc.string({ unit: 'grapheme', maxLength: 10 }),
-      fc.constantFrom('', '0', '-1', '1e3', '0x10', ' 1', '1 ', '１', 'NaN', '9'.repeat(40), 'unread', 'read', 'all', 'only', 'include', 'exclude', '%', '%00', '\0', '\ud800', 'x'.repeat(300), '__proto__', 'constructor'),
+      fc.constantFrom('', '0', '-1', '1e3', '0x10', ' 1', '1 ', '１', 'NaN', '9'.repeat(40), 'unread', 'read', 'all', 'only', 'include', 'exclude', '%', '%00', '\0', '\ud800', 'x'.repeat(300), '__proto__', 'constructor', '1.2', '-1.0', '99999999999999999.9999999999999999999', '0.0'),
     );
 
     it('answers any query string on the list endpoints with 200 or 400 INVALID_PARAMETER naming a parameter', async () => {
       const before = await snapshot();
-      const params = fc.array(fc.tuple(fc.oneof(fc.constantFrom('page', 'limit', 'status', 'type', 'archived', '__proto__', 'page[]'), fc.string({ maxLength: 8 })), hostileString), { maxLength: 5 });
+      const params = fc.array(fc.tuple(fc.oneof(fc.constantFrom('page', 'limit', 'status', 'type', 'archived', 'before', '__proto__', 'page[]'), fc.string({ maxLength: 8 })), hostileString), { maxLength: 5 });
       // Raw, possibly malformed percent-encoding as well as properly encoded values.
       const raw = fc.string({ unit: fc.constantFrom('%', '0', 'a', 'E', 'F', '=', '&', 'p', 'g', 'e', '+', 'D', '8'), maxLength: 20 });
       await fc.assert(
@@ -63,7 +63,7 @@ export function runHostileInputSuite(openStore: () => Promise<NotificationStore>
           expect([200, 400]).toContain(r.status);
           if (r.status === 400) {
             expect(r.code).toBe('INVALID_PARAMETER');
-            expect(r.body.error).toMatch(/"(page|limit|status|type|archived)"/);
+            expect(r.body.error).toMatch(/"(page|limit|status|type|archived|before)"/);
           } else {
             expect(Object.keys(r.body).sort()).toEqual(['meta', 'notifications']);
           }
@@ -77,6 +77,8 @@ export function runHostileInputSuite(openStore: () => Promise<NotificationStore>
             ['/notification/notifications.json', 'type=%ED%A0%80'],
             ['/notification/notifications.json', 'status=%00&archived=%00'],
             ['/notification/notifications/unread.json', 'page=%&limit=%zz'],
+            ['/notification/notifications.json', 'before=99999999999999999.9999999999999999999'],
+            ['/notification/notifications/unread.json', 'before=-99999999999999999.0'],
           ],
         },
       );

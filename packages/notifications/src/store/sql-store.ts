@@ -44,7 +44,9 @@ const COLUMNS = 'id, type, title, message, action_url, icon, icon_class, actions
  * list's own order (`created_at DESC, seq DESC`). Opaque to clients; two integers joined by a dot.
  */
 const POSITION = `(extract(epoch from created_at) * 1000000)::bigint::text AS position_us, seq::text AS position_seq`;
-const CURSOR = /^(-?\d{1,17})\.(\d{1,19})$/;
+// At most 18 digits each: every created_at from year 1 to 9999 (±2.6e17 µs) and any seq fit, and
+// nothing out of bigint's range reaches PostgreSQL (a 19-digit seq answered 500).
+const CURSOR = /^(-?\d{1,18})\.(\d{1,18})$/;
 
 function cursorOf(row: { position_us: string; position_seq: string }): string {
   return `${row.position_us}.${row.position_seq}`;

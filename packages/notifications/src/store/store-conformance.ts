@@ -100,6 +100,19 @@ export function runStoreConformance(name: string, open: () => Promise<Notificati
       expect(third.items.map((n) => n.title)).toEqual(['n0']);
       expect(third.hasMore).toBe(false);
       await expect(store.list('cursor-u', { page: 1, limit: 2, status: 'all', before: 'not-a-cursor' })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+      for (const before of ['99999999999999999.9999999999999999999', '1.99999999999999999999', '-1234567890123456789.1']) {
+        await expect(store.list('cursor-u', { page: 1, limit: 2, status: 'all', before })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+      }
+    });
+
+    it('gives a usable cursor at the ends of the accepted createdAt range', async () => {
+      const late = await add('range-u', { title: 'late', createdAt: '9999-12-31T23:59:59.999Z' });
+      await add('range-u', { title: 'early', createdAt: '0001-01-01T00:00:00.000Z' });
+      const first = await store.list('range-u', { page: 1, limit: 1, status: 'all' });
+      expect(first.items.map((n) => n.id)).toEqual([late.id]);
+      const rest = await store.list('range-u', { page: 2, limit: 1, status: 'all', before: first.nextCursor! });
+      expect(rest.items.map((n) => n.title)).toEqual(['early']);
+      expect((await store.list('range-u', { page: 3, limit: 1, status: 'all', before: rest.nextCursor! })).items).toEqual([]);
     });
 
     it('orders rows created in the same instant by insertion, and a cursor keeps that order', async () => {
