@@ -154,6 +154,20 @@ describe('NotificationStore against the real notifications API (PGlite)', () => 
     expect(store.hasMore).toBe(false);
   });
 
+  it('re-checks everything shown on refresh without lengthening the list', async () => {
+    const { store } = makeStore(2);
+    await store.refresh();
+    expect(titles(store.items)).toEqual(['Notification d', 'Notification c']);
+    await store.refresh();
+    // The refresh asked for 4 rows (shown + a page) but the list still ends where it did.
+    expect(server.requests.at(-1)?.path).toContain('limit=4');
+    expect(titles(store.items)).toEqual(['Notification d', 'Notification c']);
+    expect(store.hasMore).toBe(true);
+    await expect(store.loadMore()).resolves.toBe(2);
+    expect(titles(store.items)).toEqual(['Notification d', 'Notification c', 'Notification b', 'Notification a']);
+    expect(store.hasMore).toBe(false);
+  });
+
   it('finds new items by polling: notification:received for each and an arrivals count', async () => {
     const { store, events } = makeStore();
     const arrivals: number[] = [];

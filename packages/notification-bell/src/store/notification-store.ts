@@ -262,7 +262,7 @@ export class NotificationStore {
     }
     if (list.loading !== false || !this.view(filter).hasMore) return 0;
     const before = this.view(filter).items.length;
-    await this.#loadPage(filter, list.cursor === null ? this.#nextPage(filter) : list.pages + 1, list.cursor === null ? undefined : { before: list.cursor, from: list.oldest });
+    await this.#loadPage(filter, list.cursor === null ? this.#nextPage(filter) : list.pages + 1, list.cursor === null ? undefined : { before: list.cursor, from: list.cursorAt });
     return Math.max(0, this.view(filter).items.length - before);
   }
 

@@ -51,6 +51,8 @@ export interface ListState {
   readonly oldest: string | null;
   /** Where the next page starts, when the server pages by cursor. */
   readonly cursor: string | null;
+  /** `created_at` of the row the cursor follows (it may lie past `oldest`: see `pageLoaded`). */
+  readonly cursorAt: string | null;
   /** When the latest "load more" answered was asked for; an older page 1 must not cut the list back. */
   readonly extendedAt: number;
 }
@@ -85,7 +87,7 @@ export interface StoreState {
   readonly signedOut: boolean;
 }
 
-const emptyList: ListState = { pages: 0, hasMore: false, loading: false, hasLoaded: false, error: null, oldest: null, cursor: null, extendedAt: -1 };
+const emptyList: ListState = { pages: 0, hasMore: false, loading: false, hasLoaded: false, error: null, oldest: null, cursor: null, cursorAt: null, extendedAt: -1 };
 
 export function initialState(): StoreState {
   return {

@@ -63,6 +63,8 @@ function confirm(state: StoreState, snapshot: Snapshot, touched: readonly string
   return { items, gone, unreadCount: count };
 }
 
+const older = (a: string | null, b: string | null): string | null => (a === null ? b : b === null ? a : Date.parse(a) <= Date.parse(b) ? a : b);
+
 function withList(state: StoreState, filter: FeedFilter, patch: Partial<ListState>): StoreState['lists'] {
   return { ...state.lists, [filter]: { ...state.lists[filter], ...patch } };
 }
@@ -177,16 +179,19 @@ function pageLoaded(state: StoreState, input: Extract<StoreInput, { type: 'pageL
   }
 
   const oldestRow = rows.length > 0 ? rows[times.indexOf(Math.min(...times))]!.created_at : null;
-  const older = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : Date.parse(a) <= Date.parse(b) ? a : b);
-  // Page 1 (asked for as long as the list, see `refresh`) redefines the list, unless a "load more" asked
-  // for after it already extended it; any other page extends it.
-  const redefines = page === 1 && requestedAt >= list.extendedAt;
-  const extends_ = page > 1;
-  const reach: Partial<ListState> = redefines
-    ? { oldest: oldestRow, hasMore, cursor: input.nextCursor }
-    : extends_
-      ? { oldest: older(list.oldest, oldestRow), hasMore, cursor: input.nextCursor, extendedAt: requestedAt }
-      : { oldest: older(list.oldest, oldestRow) };
+  // A refresh asks for what the list shows plus a page (see `refresh`), to re-check every shown item and
+  // see what arrived. It does not lengthen the list: when its answer reaches the oldest shown item, the
+  // list still ends there (older rows are kept, hidden, for "load more"); when more than a page arrived,
+  // the answer becomes the list. A "load more" asked for after the refresh already extended it. Any
+  // other page extends the list.
+  const shownFrom = list.hasLoaded && list.hasMore ? list.oldest : null;
+  const reachesShown = shownFrom !== null && oldestRow !== null && Date.parse(oldestRow) <= Date.parse(shownFrom);
+  const beyondShown = reachesShown && rows.some((row) => createdTime(row) < Date.parse(shownFrom));
+  let reach: Partial<ListState>;
+  if (page > 1) reach = { oldest: older(list.oldest, oldestRow), hasMore, cursor: input.nextCursor, cursorAt: oldestRow, extendedAt: requestedAt };
+  else if (requestedAt < list.extendedAt) reach = { oldest: older(list.oldest, oldestRow) };
+  else if (reachesShown) reach = { oldest: shownFrom, hasMore: hasMore || beyondShown, cursor: input.nextCursor, cursorAt: oldestRow };
+  else reach = { oldest: oldestRow, hasMore, cursor: input.nextCursor, cursorAt: oldestRow };
   // A count from a page is stale if the count changed since it was asked for, or while the user's own changes are in flight.
   const takeCount = unreadCount !== undefined && state.pending.size === 0 && state.unreadCount.at <= requestedAt;
   const settled = pageSettled({ ...state, gone });
@@ -196,7 +201,7 @@ function pageLoaded(state: StoreState, input: Extract<StoreInput, { type: 'pageL
     localOnly,
     ...settled,
     unreadCount: takeCount ? { value: unreadCount, at: requestedAt } : state.unreadCount,
-    lists: withList(state, filter, { pages: redefines ? 1 : Math.max(list.pages, page), ...reach, loading: false, hasLoaded: true, error: null }),
+    lists: withList(state, filter, { pages: page === 1 && !reachesShown ? 1 : Math.max(list.pages, page), ...reach, loading: false, hasLoaded: true, error: null }),
     syncError: null,
     signedOut: false,
   };
