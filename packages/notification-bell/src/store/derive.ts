@@ -17,10 +17,10 @@ export function byNewest(a: AppNotification, b: AppNotification): number {
   return createdTime(b) - createdTime(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
-/** Items at least this new are all known for a list (-Infinity: all of them; Infinity: none yet). */
-function coveredFrom(list: ListState): number {
+/** Where a list ends (-Infinity: nothing past it anywhere; Infinity: nothing loaded yet). */
+function coveredFrom(list: ListState, knownPast: boolean): number {
   if (!list.hasLoaded) return Infinity;
-  return list.hasMore && list.oldest !== null ? Date.parse(list.oldest) : -Infinity;
+  return (list.hasMore || knownPast) && list.oldest !== null ? Date.parse(list.oldest) : -Infinity;
 }
 
 /**
@@ -30,14 +30,19 @@ function coveredFrom(list: ListState): number {
  */
 export function deriveView(state: StoreState, snapshot: Snapshot, filter: FeedFilter): FeedView {
   const list = state.lists[filter];
-  const from = filter === 'all' ? coveredFrom(state.lists.all) : Math.min(coveredFrom(state.lists.unread), coveredFrom(state.lists.all));
+  const matching = [...snapshot.items.values()].filter((item) => filter === 'all' || item.read_at === null);
+  const known = (of: ListState) => of.oldest !== null && matching.some((item) => createdTime(item) < Date.parse(of.oldest!) && !state.localOnly.has(item.id));
+  const fromAll = coveredFrom(state.lists.all, known(state.lists.all));
+  const from = filter === 'all' ? fromAll : Math.min(coveredFrom(state.lists.unread, known(state.lists.unread)), fromAll);
   const items: AppNotification[] = [];
-  for (const item of snapshot.items.values()) {
-    if (filter === 'unread' && item.read_at !== null) continue;
+  let past = false;
+  for (const item of matching) {
     if (createdTime(item) >= from || state.localOnly.has(item.id)) items.push(item);
+    else past = true;
   }
   items.sort(byNewest);
-  const hasMore = from === -Infinity ? false : list.hasLoaded ? list.hasMore : state.lists.all.hasMore;
+  const serverHasMore = list.hasLoaded ? list.hasMore : state.lists.all.hasMore;
+  const hasMore = from !== -Infinity && (serverHasMore || past);
   return {
     items,
     hasMore,

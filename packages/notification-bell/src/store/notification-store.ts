@@ -4,7 +4,7 @@ import { NotificationBellError } from '../errors.js';
 import { normalizeNotification } from '../normalize.js';
 import type { AppNotification, LiveEvent } from '../types.js';
 import type { Snapshot } from './apply-change.js';
-import { deriveView, visibleSnapshot } from './derive.js';
+import { byNewest, deriveView, visibleSnapshot } from './derive.js';
 import { readLiveEvent, toLiveEvent } from './live-event.js';
 import { initialState } from './state.js';
 import type { Change, FeedFilter, FeedView, StoreState } from './state.js';
@@ -262,6 +262,15 @@ export class NotificationStore {
     }
     if (list.loading !== false || !this.view(filter).hasMore) return 0;
     const before = this.view(filter).items.length;
+    // Rows a refresh already brought past the list's end are shown first, a page at a time, without a request.
+    const shown = new Set(this.view(filter).items.map((item) => item.id));
+    const past = [...this.#visible().items.values()]
+      .filter((item) => !shown.has(item.id) && (filter === 'all' || item.read_at === null))
+      .sort(byNewest);
+    if (past.length >= this.perPage || (past.length > 0 && !list.hasMore)) {
+      this.#run({ type: 'revealed', filter, oldest: past[Math.min(this.perPage, past.length) - 1]!.created_at });
+      return Math.max(0, this.view(filter).items.length - before);
+    }
     await this.#loadPage(filter, list.cursor === null ? this.#nextPage(filter) : list.pages + 1, list.cursor === null ? undefined : { before: list.cursor, from: list.cursorAt });
     return Math.max(0, this.view(filter).items.length - before);
   }

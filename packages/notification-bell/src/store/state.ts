@@ -43,11 +43,12 @@ export interface Known<T> {
 export interface ListState {
   /** Pages loaded, counting from 1; 0 before the first answer. */
   readonly pages: number;
+  /** The server has rows after the cursor (rows already known past `oldest` are counted by the view). */
   readonly hasMore: boolean;
   readonly loading: 'refresh' | 'more' | false;
   readonly hasLoaded: boolean;
   readonly error: NotificationBellError | null;
-  /** `created_at` of the oldest row any page of this list returned: the list is complete from here up. */
+  /** Where the list ends: `created_at` of its oldest shown row. Everything newer is known. */
   readonly oldest: string | null;
   /** Where the next page starts, when the server pages by cursor. */
   readonly cursor: string | null;

@@ -29,7 +29,9 @@ export type StoreInput =
   /** A change made elsewhere: another tab or the server's live channel. */
   | { type: 'remoteChange'; change: Change | null; unreadCount: number | undefined }
   | { type: 'localAdded'; item: AppNotification }
-  | { type: 'initialCount'; value: number };
+  | { type: 'initialCount'; value: number }
+  /** "Load more" shows rows a refresh already brought (and checked) past the list's end. */
+  | { type: 'revealed'; filter: FeedFilter; oldest: string };
 
 /** Side effects for the store's shell to perform (DOM events, announcements); the transition itself has none. */
 export type Notice =
@@ -186,11 +188,10 @@ function pageLoaded(state: StoreState, input: Extract<StoreInput, { type: 'pageL
   // other page extends the list.
   const shownFrom = list.hasLoaded && list.hasMore ? list.oldest : null;
   const reachesShown = shownFrom !== null && oldestRow !== null && Date.parse(oldestRow) <= Date.parse(shownFrom);
-  const beyondShown = reachesShown && rows.some((row) => createdTime(row) < Date.parse(shownFrom));
   let reach: Partial<ListState>;
   if (page > 1) reach = { oldest: older(list.oldest, oldestRow), hasMore, cursor: input.nextCursor, cursorAt: oldestRow, extendedAt: requestedAt };
   else if (requestedAt < list.extendedAt) reach = { oldest: older(list.oldest, oldestRow) };
-  else if (reachesShown) reach = { oldest: shownFrom, hasMore: hasMore || beyondShown, cursor: input.nextCursor, cursorAt: oldestRow };
+  else if (reachesShown) reach = { oldest: shownFrom, hasMore, cursor: input.nextCursor, cursorAt: oldestRow };
   else reach = { oldest: oldestRow, hasMore, cursor: input.nextCursor, cursorAt: oldestRow };
   // A count from a page is stale if the count changed since it was asked for, or while the user's own changes are in flight.
   const takeCount = unreadCount !== undefined && state.pending.size === 0 && state.unreadCount.at <= requestedAt;
@@ -268,6 +269,8 @@ export function transition(state: StoreState, input: StoreInput): TransitionResu
       return remoteChange(state, input.change, input.unreadCount, false);
     case 'localAdded':
       return remoteChange(state, { kind: 'insert', item: input.item }, undefined, true);
+    case 'revealed':
+      return { state: { ...state, lists: withList(state, input.filter, { oldest: older(state.lists[input.filter].oldest, input.oldest) }) }, notices: [] };
     case 'initialCount': {
       const loaded = state.lists.all.hasLoaded || state.lists.unread.hasLoaded;
       return { state: loaded ? state : { ...state, unreadCount: { value: Math.max(0, Math.round(input.value)), at: -1 } }, notices: [] };
