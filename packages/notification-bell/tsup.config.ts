@@ -14,7 +14,10 @@ export const packageBuild: Options = {
   entry: { index: 'src/index.ts', define: 'src/auto-define.ts' },
   outDir: 'dist',
   format: ['esm'],
-  dts: true,
+  // The wire types come from @org/notifications/contract (type-only): inline them, so users of the bell
+  // need not install it. tsup's resolver ignores "exports", so it finds that package's root contract.d.ts,
+  // which re-exports './dist/contract' (the second pattern lets the resolver follow that one step).
+  dts: { resolve: [/^@org\/notifications\/contract$/, /^\.\/dist\/contract$/] },
   sourcemap: true,
   target: 'es2022',
   platform: 'browser',
