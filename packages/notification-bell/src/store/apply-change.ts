@@ -71,7 +71,7 @@ export function applyChange(snapshot: Snapshot, change: Change, keep: ReadonlySe
       break;
     }
     case 'deleteAll': {
-      for (const item of [...items.values()]) if (!keep.has(item.id)) remove(item);
+      for (const item of [...items.values()]) if (change.ids ? change.ids.has(item.id) : !keep.has(item.id)) remove(item);
       snapshot.unreadCount = [...items.values()].filter(isUnread).length;
       break;
     }

@@ -5,6 +5,7 @@ import { CSRF_TOKEN } from '../../test/api-server.js';
 import { createHttpNotificationApi } from '../api/http-api.js';
 import { createMemoryNotificationApi } from '../api/memory-api.js';
 import { Notification } from '../builder.js';
+import { NotificationBellError } from '../errors.js';
 import type { AppNotification } from '../types.js';
 import { GatedNetwork, settle } from './gated-network.js';
 import { NotificationStore } from './notification-store.js';
@@ -268,13 +269,14 @@ describe('NotificationStore with changes from elsewhere', () => {
     expect(store.unreadCount).toBe(0);
   });
 
-  it('applies a pushed all-deleted: server items go, page-local ones stay, count from the event, one event', async () => {
+  it('applies a pushed all-deleted: server items go, page-local ones stay (and count), one event', async () => {
     const { store, events } = setup();
     await store.refresh();
     store.addNotification({ id: 'local', title: 'local' });
-    store.applyLiveEvent({ event: 'notification.all-deleted', data: { unread_count: 1 } });
-    store.applyLiveEvent({ event: 'notification.all-deleted', data: { unread_count: 1 } });
+    store.applyLiveEvent({ event: 'notification.all-deleted', data: { unread_count: 0 } });
+    store.applyLiveEvent({ event: 'notification.all-deleted', data: { unread_count: 0 } });
     expect(ids(store.items)).toEqual(['local']);
+    // The server's count does not know the page-local item; the badge does.
     expect(store.unreadCount).toBe(1);
     expect(events.filter((event) => event.name === 'notification:all-deleted')).toHaveLength(1);
   });
@@ -303,6 +305,86 @@ describe('NotificationStore with changes from elsewhere', () => {
     await expect(store.markAsRead('s2')).resolves.toBe(false);
     expect(ids(store.items)).toEqual(['s1']);
     expect(events.filter((event) => event.name === 'notification:error').map((event) => (event.detail as NotificationErrorDetail).operation)).toEqual(['markAsRead']);
+  });
+
+  it('asks again after a live event when the refresh in flight may predate it (review R2)', async () => {
+    const { network, store } = setup();
+    await store.archive('s3');
+    network.direct = false;
+    const poll = store.refresh();
+    await network.arrive(0); // answered while s3 is still archived
+    network.server.rows.find((row) => row.id === 's3')!.archived_at = null;
+    store.applyLiveEvent({ event: 'notification.unarchived', data: { notification_id: 's3', unread_count: 3 } });
+    await network.answer(0);
+    await poll;
+    expect(network.travelling).toHaveLength(1); // the resync, sent once the older refresh ended
+    await network.arrive(0);
+    await network.answer(0);
+    expect(ids(store.items)).toEqual(['s3', 's2', 's1']);
+  });
+
+  it('does not announce old items as new after the user emptied the list, and fills it again (review R3)', async () => {
+    const network = new GatedNetwork();
+    network.direct = true;
+    for (let index = 1; index <= 15; index += 1) network.server.insert({ id: `s${index}`, title: `n${index}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString() });
+    const target = new EventTarget();
+    const events = recordEvents(target);
+    const store = new NotificationStore({ api: network.api, eventTarget: target, perPage: 10 });
+    const arrivals: number[] = [];
+    store.subscribe('arrivals', (count) => arrivals.push(count));
+    await store.refresh();
+    for (const item of [...store.items]) await store.deleteNotification(item.id);
+    await store.refresh();
+    expect(ids(store.items)).toEqual(['s5', 's4', 's3', 's2', 's1']);
+    expect(arrivals).toEqual([]);
+    expect(events.filter((event) => event.name === 'notification:received')).toEqual([]);
+  });
+
+  it('keeps an item another device marked unread while our mark-read was in flight unread (review R6)', async () => {
+    const { network, store } = setup(1);
+    await store.refresh();
+    network.direct = false;
+    const marking = store.markAsRead('s1');
+    await network.arrive(0); // ours reaches the server first
+    const theirs = await network.server.markUnread('s1');
+    store.applyLiveEvent({ event: 'notification.marked-unread', data: { notification_id: 's1', unread_count: theirs.unreadCount } });
+    await network.answer(0);
+    await marking;
+    expect(store.items[0]?.read_at).toBeNull();
+    expect(store.unreadCount).toBe(1);
+  });
+
+  it('counts unread page-local items on top of the server count, and deletes them with delete all (review R4, R5)', async () => {
+    const { store } = setup(2);
+    await store.refresh();
+    store.addNotification({ id: 'local', title: 'local', created_at: new Date(Date.UTC(2026, 0, 5)).toISOString() });
+    await store.refresh();
+    expect(store.unreadCount).toBe(3);
+    await store.markAsRead('local');
+    expect(store.unreadCount).toBe(2);
+    await store.markAsUnread('local');
+    await store.deleteAll();
+    expect(store.items).toEqual([]);
+    expect(store.unreadCount).toBe(0);
+  });
+
+  it('stays signed out through a network failure; only a success clears it (review R7)', async () => {
+    const { network, store } = setup();
+    const list = network.api.list;
+    let answer: 'ok' | 401 | 'offline' = 401;
+    network.api.list = async (request) => {
+      if (answer === 401) throw new NotificationBellError('HTTP_ERROR', 'signed out', { status: 401 });
+      if (answer === 'offline') throw new NotificationBellError('NETWORK_ERROR', 'offline');
+      return list(request);
+    };
+    await store.refresh();
+    expect(store.signedOut).toBe(true);
+    answer = 'offline';
+    await store.refresh();
+    expect(store.signedOut).toBe(true);
+    answer = 'ok';
+    await store.refresh();
+    expect(store.signedOut).toBe(false);
   });
 
   it('refuses invalid notifications with a typed error instead of corrupting state', () => {

@@ -94,7 +94,8 @@ export class NotificationStore {
   #api: NotificationApi;
   #target: EventTarget;
   #listeners = new Map<StoreChannel, Set<Listener<StoreChannel>>>();
-  #refreshes = new Map<FeedFilter, Promise<void>>();
+  /** Per list: the refresh in flight, and one queued behind it for callers who came after it was sent. */
+  #refreshes = new Map<FeedFilter, { inflight: Promise<void>; queued?: Promise<void> }>();
   #nextChangeId = 0;
 
   constructor(options: NotificationStoreOptions = {}) {
@@ -240,17 +241,36 @@ export class NotificationStore {
     return Promise.all(filters.map((name) => this.#refreshOne(name))).then(() => undefined);
   }
 
+  /**
+   * A refresh answers what the server had when it was sent, so a caller that
+   * comes while one is in flight (say, after a live event the answer may
+   * predate) gets the next one, sent when the current one ends. Any number of
+   * such callers share that one queued request.
+   */
   #refreshOne(filter: FeedFilter): Promise<void> {
-    let inflight = this.#refreshes.get(filter);
-    if (!inflight) {
-      // Page 1 as long as what the list shows plus a page for what arrived (within the API's usual cap), so one
-      // answer re-checks every shown item; only when more than a page arrived does the list shrink to the answer.
-      const shown = this.view(filter).items.filter((item) => !this.#state.localOnly.has(item.id)).length;
-      const limit = Math.min(shown + this.perPage, MAX_REFRESH_LIMIT);
-      inflight = this.#loadPage(filter, 1, undefined, limit).finally(() => this.#refreshes.delete(filter));
-      this.#refreshes.set(filter, inflight);
+    const running = this.#refreshes.get(filter);
+    if (!running) {
+      const inflight = this.#sendRefresh(filter).finally(() => {
+        const entry = this.#refreshes.get(filter);
+        if (entry?.inflight === inflight) this.#refreshes.delete(filter);
+      });
+      this.#refreshes.set(filter, { inflight });
+      return inflight;
     }
-    return inflight;
+    running.queued ??= running.inflight.then(() => {
+      this.#refreshes.delete(filter);
+      return this.#refreshOne(filter);
+    });
+    return running.queued;
+  }
+
+  async #sendRefresh(filter: FeedFilter): Promise<void> {
+    // Page 1 as long as what the list shows plus a page for what arrived (within the API's usual cap), so one
+    // answer re-checks every shown item. A server with a lower cap answers 400: then one page is asked for.
+    const shown = this.view(filter).items.filter((item) => !this.#state.localOnly.has(item.id)).length;
+    const limit = Math.min(shown + this.perPage, MAX_REFRESH_LIMIT);
+    const refused = await this.#loadPage(filter, 1, undefined, limit, limit > this.perPage);
+    if (refused) await this.#loadPage(filter, 1, undefined, this.perPage);
   }
 
   /** Loads the next page of a list; a no-op while it loads or when there is nothing more. Resolves to how many items were added. */
@@ -286,7 +306,8 @@ export class NotificationStore {
     return Math.floor(fromServer / this.perPage) + 1;
   }
 
-  async #loadPage(filter: FeedFilter, page: number, cursor?: { before: string; from: string | null }, limit = this.perPage): Promise<void> {
+  /** Resolves true (and changes nothing) when `tolerateRefusal` and the server refused the request as invalid (400). */
+  async #loadPage(filter: FeedFilter, page: number, cursor?: { before: string; from: string | null }, limit = this.perPage, tolerateRefusal = false): Promise<boolean> {
     const requestedAt = this.#state.seq;
     this.#run({ type: 'pageRequested', filter, page });
     try {
@@ -295,6 +316,7 @@ export class NotificationStore {
         type: 'pageLoaded',
         filter,
         page,
+        pageSize: this.perPage,
         rows: answer.notifications,
         hasMore: answer.hasNextPage,
         unreadCount: answer.unreadCount,
@@ -304,8 +326,14 @@ export class NotificationStore {
         receivedAt: new Date().toISOString(),
       });
     } catch (error) {
-      this.#run({ type: 'pageFailed', filter, page, error: toBellError(error) });
+      const failure = toBellError(error);
+      if (tolerateRefusal && failure.status === 400) {
+        this.#run({ type: 'pageAbandoned', filter });
+        return true;
+      }
+      this.#run({ type: 'pageFailed', filter, page, error: failure });
     }
+    return false;
   }
 
   // ---- the user's changes -------------------------------------------------
@@ -369,7 +397,7 @@ export class NotificationStore {
   }
 
   deleteAll(): Promise<boolean> {
-    return this.#change({ kind: 'deleteAll' }, () => this.#api.removeAll());
+    return this.#change({ kind: 'deleteAll', ids: new Set(this.#visible().items.keys()) }, () => this.#api.removeAll());
   }
 
   // ---- changes from elsewhere ---------------------------------------------

@@ -31,7 +31,11 @@ export type Change =
   | { kind: 'delete'; id: string }
   /** `ids` limits it to what the user saw when they asked; absent = every item (the server's word). */
   | { kind: 'markAllRead'; readAt: string; ids?: ReadonlySet<string> }
-  | { kind: 'deleteAll' };
+  /**
+   * `ids`: the user's own "delete all", limited to what they saw (page-local items included); absent:
+   * another tab or device deleted all, which leaves page-local items.
+   */
+  | { kind: 'deleteAll'; ids?: ReadonlySet<string> };
 
 /** Something the server told us, stamped with when we learned it. */
 export interface Known<T> {
@@ -82,6 +86,8 @@ export interface StoreState {
   readonly localOnly: ReadonlySet<string>;
   readonly lists: Readonly<Record<FeedFilter, ListState>>;
   readonly pageRequestsInFlight: number;
+  /** The newest `created_at` ever learned: only rows newer than it are announced as arrivals. */
+  readonly newestSeen: number;
   /** The last refresh failed after a list had loaded: what is shown may be stale. */
   readonly syncError: NotificationBellError | null;
   /** The API last answered 401. */
@@ -101,6 +107,7 @@ export function initialState(): StoreState {
     localOnly: new Set(),
     lists: { all: emptyList, unread: emptyList },
     pageRequestsInFlight: 0,
+    newestSeen: -Infinity,
     syncError: null,
     signedOut: false,
   };

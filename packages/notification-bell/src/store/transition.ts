@@ -2,7 +2,7 @@ import type { NotificationBellError } from '../errors.js';
 import type { AppNotification } from '../types.js';
 import { applyChange } from './apply-change.js';
 import type { Snapshot } from './apply-change.js';
-import { createdTime, visibleSnapshot } from './derive.js';
+import { byNewest, createdTime, visibleSnapshot } from './derive.js';
 import type { Change, FeedFilter, Known, ListState, StoreState } from './state.js';
 
 /** Everything that can happen to the store. */
@@ -12,6 +12,8 @@ export type StoreInput =
       type: 'pageLoaded';
       filter: FeedFilter;
       page: number;
+      /** The store's page size: a refresh shows at least this many rows. */
+      pageSize: number;
       rows: readonly AppNotification[];
       hasMore: boolean;
       unreadCount: number | undefined;
@@ -23,6 +25,8 @@ export type StoreInput =
       receivedAt: string;
     }
   | { type: 'pageFailed'; filter: FeedFilter; page: number; error: NotificationBellError }
+  /** A request refused as invalid that the store replaces with another (nothing learned). */
+  | { type: 'pageAbandoned'; filter: FeedFilter }
   | { type: 'changeStarted'; id: number; change: Change }
   | { type: 'changeConfirmed'; id: number; unreadCount: number | undefined }
   | { type: 'changeFailed'; id: number; error: NotificationBellError }
@@ -61,8 +65,19 @@ function confirm(state: StoreState, snapshot: Snapshot, touched: readonly string
     }
   }
   const count: Known<number> =
-    unreadCount !== undefined ? { value: unreadCount, at } : snapshot.unreadCount !== state.unreadCount.value ? { value: snapshot.unreadCount, at } : state.unreadCount;
+    unreadCount !== undefined
+      ? { value: serverCountWithLocal(state, items, unreadCount), at }
+      : snapshot.unreadCount !== state.unreadCount.value
+        ? { value: snapshot.unreadCount, at }
+        : state.unreadCount;
   return { items, gone, unreadCount: count };
+}
+
+/** The server does not know page-local items: the count the page shows adds those still unread. */
+function serverCountWithLocal(state: StoreState, items: ReadonlyMap<string, Known<AppNotification>>, serverCount: number): number {
+  let local = 0;
+  for (const id of state.localOnly) if (items.get(id)?.value.read_at === null) local += 1;
+  return serverCount + local;
 }
 
 const older = (a: string | null, b: string | null): string | null => (a === null ? b : b === null ? a : Date.parse(a) <= Date.parse(b) ? a : b);
@@ -95,12 +110,12 @@ function replayBulk(state: StoreState, row: AppNotification, requestedAt: number
 }
 
 /**
- * What the server did for a confirmed change. Mark-all-read covered every
+ * What the server did for a confirmed change. Mark-all-read (and delete-all) covered every
  * item known when the user asked (including rows a page brought meanwhile),
  * not only those they saw; items pushed since keep their state.
  */
 function confirmedForm(state: StoreState, { change, startedAt }: { change: Change; startedAt: number }): Change {
-  if (change.kind !== 'markAllRead' || !change.ids) return change;
+  if ((change.kind !== 'markAllRead' && change.kind !== 'deleteAll') || !change.ids) return change;
   const ids = new Set(change.ids);
   for (const [id, known] of state.items) if (known.at <= startedAt) ids.add(id);
   return { ...change, ids };
@@ -114,8 +129,13 @@ function remoteChange(state: StoreState, change: Change | null, unreadCount: num
   // Announce only what the user did not already see (an echo of their own change is silent).
   const seen = change ? applyChange(visibleSnapshot(state), change, state.localOnly) : { touched: [], removed: [] };
   const snapshot = snapshotOf(state);
-  const { touched } = change ? applyChange(snapshot, change, state.localOnly) : { touched: [] };
+  const { touched }: { touched: readonly string[] } = change ? applyChange(snapshot, change, state.localOnly) : { touched: [] };
   let next: StoreState = { ...state, seq, ...confirm(state, snapshot, touched, seq, unreadCount), bulk: change ? withBulk(state, change, seq) : state.bulk };
+  // The event says how an item is now even when that changes nothing here (it may undo a change of ours in
+  // flight): stamp it, so an older answer to ours does not overrule it.
+  const said = change && 'id' in change ? next.items.get(change.id) : undefined;
+  if (change && 'id' in change && said && !touched.includes(change.id)) next = { ...next, items: new Map(next.items).set(change.id, { value: said.value, at: seq }) };
+  if (change?.kind === 'insert') next = { ...next, newestSeen: Math.max(next.newestSeen, createdTime(change.item)) };
   if (change?.kind === 'insert' && local && touched.length > 0) next = { ...next, localOnly: new Set(state.localOnly).add(change.item.id) };
   if (change?.kind === 'insert' && !local && state.localOnly.has(change.item.id)) {
     const localOnly = new Set(state.localOnly);
@@ -135,13 +155,14 @@ function remoteChange(state: StoreState, change: Change | null, unreadCount: num
 }
 
 function pageLoaded(state: StoreState, input: Extract<StoreInput, { type: 'pageLoaded' }>): TransitionResult {
-  const { filter, page, rows, hasMore, unreadCount, requestedAt, continuesFrom } = input;
+  const { filter, page, pageSize, rows, hasMore, unreadCount, requestedAt, continuesFrom } = input;
   const list = state.lists[filter];
   const items = new Map(state.items);
   const gone = new Map(state.gone);
   const localOnly = new Set(state.localOnly);
   const visibleBefore = visibleSnapshot(state).items;
-  const newestBefore = Math.max(-Infinity, ...[...visibleBefore.values()].map(createdTime));
+  // Only rows newer than anything ever seen are news: after the user deleted what was shown, older rows are not.
+  const newestBefore = state.newestSeen;
   const notices: Notice[] = [];
   let arrivals = 0;
 
@@ -153,7 +174,7 @@ function pageLoaded(state: StoreState, input: Extract<StoreInput, { type: 'pageL
     if (!row || (goneAt !== undefined && goneAt > requestedAt) || (known && known.at > requestedAt)) continue;
     items.set(row.id, { value: row, at: requestedAt });
     localOnly.delete(row.id);
-    if (list.hasLoaded && page === 1 && !visibleBefore.has(row.id) && createdTime(row) >= newestBefore) {
+    if (list.hasLoaded && page === 1 && !visibleBefore.has(row.id) && createdTime(row) > newestBefore) {
       notices.push({ type: 'received', item: row });
       if (row.read_at === null) arrivals += 1;
     }
@@ -191,7 +212,8 @@ function pageLoaded(state: StoreState, input: Extract<StoreInput, { type: 'pageL
   let reach: Partial<ListState>;
   if (page > 1) reach = { oldest: older(list.oldest, oldestRow), hasMore, cursor: input.nextCursor, cursorAt: oldestRow, extendedAt: requestedAt };
   else if (requestedAt < list.extendedAt) reach = { oldest: older(list.oldest, oldestRow) };
-  else if (reachesShown) reach = { oldest: shownFrom, hasMore, cursor: input.nextCursor, cursorAt: oldestRow };
+  // …but it shows at least a page, so a list the user emptied fills up again.
+  else if (reachesShown) reach = { oldest: older(shownFrom, [...rows].sort(byNewest)[Math.min(pageSize, rows.length) - 1]!.created_at), hasMore, cursor: input.nextCursor, cursorAt: oldestRow };
   else reach = { oldest: oldestRow, hasMore, cursor: input.nextCursor, cursorAt: oldestRow };
   // A count from a page is stale if the count changed since it was asked for, or while the user's own changes are in flight.
   const takeCount = unreadCount !== undefined && state.pending.size === 0 && state.unreadCount.at <= requestedAt;
@@ -201,10 +223,11 @@ function pageLoaded(state: StoreState, input: Extract<StoreInput, { type: 'pageL
     items,
     localOnly,
     ...settled,
-    unreadCount: takeCount ? { value: unreadCount, at: requestedAt } : state.unreadCount,
+    unreadCount: takeCount ? { value: serverCountWithLocal({ ...state, localOnly }, items, unreadCount), at: requestedAt } : state.unreadCount,
     lists: withList(state, filter, { pages: page === 1 && !reachesShown ? 1 : Math.max(list.pages, page), ...reach, loading: false, hasLoaded: true, error: null }),
     syncError: null,
     signedOut: false,
+    newestSeen: Math.max(state.newestSeen, ...times),
   };
   if (arrivals > 0) notices.push({ type: 'arrivals', count: arrivals });
   return { state: next, notices };
@@ -220,6 +243,8 @@ export function transition(state: StoreState, input: StoreInput): TransitionResu
       };
     case 'pageLoaded':
       return pageLoaded(state, input);
+    case 'pageAbandoned':
+      return { state: { ...state, ...pageSettled(state), lists: withList(state, input.filter, { loading: false }) }, notices: [] };
     case 'pageFailed': {
       const list = state.lists[input.filter];
       const stale = list.hasLoaded && input.page === 1;
@@ -229,7 +254,8 @@ export function transition(state: StoreState, input: StoreInput): TransitionResu
           ...pageSettled(state),
           lists: withList(state, input.filter, { loading: false, error: list.hasLoaded ? list.error : input.error }),
           syncError: stale ? input.error : state.syncError,
-          signedOut: input.error.status === 401,
+          // Only a success clears "signed out": a network failure says nothing about the session.
+          signedOut: input.error.status === 401 || state.signedOut,
         },
         notices: [{ type: 'failed', change: null, page: input.page, error: input.error }],
       };
@@ -250,8 +276,15 @@ export function transition(state: StoreState, input: StoreInput): TransitionResu
         // Deleting what is already gone succeeded; anything else confirmed becomes the known state.
         const seq = state.seq + 1;
         const snapshot = snapshotOf(without);
-        const { touched } = applyChange(snapshot, confirmedForm(without, entry), state.localOnly);
-        const confirmed = confirm(without, snapshot, touched, seq, input.type === 'changeConfirmed' ? input.unreadCount : undefined);
+        const applied = applyChange(snapshot, confirmedForm(without, entry), state.localOnly);
+        // What was learned about an item after the request was sent (another device's change) is newer
+        // than this answer, and so is a count learned since: both stay.
+        const newer = applied.touched.filter((id) => (state.items.get(id)?.at ?? -1) > entry.startedAt);
+        const touched = applied.touched.filter((id) => !newer.includes(id));
+        const answerCount = input.type === 'changeConfirmed' && state.unreadCount.at < entry.startedAt ? input.unreadCount : undefined;
+        // A stale answer's count gives way to the change's own effect on the count (the delta path of confirm).
+        const confirmed =
+          newer.length > 0 ? { ...confirm(without, snapshot, touched, seq, undefined), unreadCount: state.unreadCount } : confirm(without, snapshot, touched, seq, answerCount);
         const localOnly = new Set(state.localOnly);
         for (const id of touched) if (!confirmed.items.has(id)) localOnly.delete(id);
         const next: StoreState = { ...without, seq, ...confirmed, localOnly, bulk: withBulk(without, entry.change, seq) };
