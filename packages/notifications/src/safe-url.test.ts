@@ -36,6 +36,8 @@ describe('isSafeUrl', () => {
   });
 
   it.each([
+    '\ud800',
+    '/inbox/\udfff',
     'javascript:alert(1)',
     'JaVaScRiPt:alert(1)',
     'JAVASCRIPT:alert(1)',

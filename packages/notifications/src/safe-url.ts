@@ -11,10 +11,12 @@ const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u2000-\u200b\u
 
 // Resolving against a base makes relative URLs parse; only the scheme of the result matters.
 const PROBE_BASE = 'https://relative.invalid/';
+// An unpaired surrogate cannot be stored as text in PostgreSQL, nor is it a character a URL can name.
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** True for `http:`, `https:` and relative URLs free of control characters and whitespace. */
 export function isSafeUrl(value: string): boolean {
-  if (CONTROL_OR_SPACE.test(value)) return false;
+  if (CONTROL_OR_SPACE.test(value) || LONE_SURROGATE.test(value)) return false;
   let protocol: string;
   try {
     // WHATWG URL parsing, as browsers do: case and escapes cannot disguise a scheme.
@@ -25,4 +27,4 @@ export function isSafeUrl(value: string): boolean {
   return protocol === 'https:' || protocol === 'http:';
 }
 
-export const SAFE_URL_RULE = 'must be an http:, https: or relative URL without whitespace or control characters';
+export const SAFE_URL_RULE = 'must be an http:, https: or relative URL without whitespace, control characters or unpaired surrogates';
