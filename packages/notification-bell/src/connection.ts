@@ -1,11 +1,9 @@
 import { createHttpNotificationApi } from './api/http-api.js';
 import type { NotificationApi } from './api/notification-api.js';
-import type { LiveHandlers, LiveSource } from './live/live-source.js';
+import type { LiveSource } from './live/live-source.js';
 import { Poller } from './live/poller.js';
-import { connectSseHub } from './live/sse-hub.js';
 import { TabCoordinator } from './live/tab-coordinator.js';
 import type { RelayMessage } from './live/tab-coordinator.js';
-import { connectWsChannels } from './live/ws-channels.js';
 import type { BroadcastingConfig } from './options.js';
 import type { NotificationStore } from './store.js';
 import type { LiveEvent } from './types.js';
@@ -31,9 +29,6 @@ export function connectionUserId(options: Pick<ConnectionOptions, 'userId' | 'br
   return typeof fromConfig === 'string' && fromConfig !== '' ? fromConfig : undefined;
 }
 
-export function openLiveSource(config: BroadcastingConfig, userId: string, handlers: LiveHandlers): LiveSource {
-  return config.broadcaster === 'ws-channels' ? connectWsChannels(config, userId, handlers) : connectSseHub(config, userId, handlers);
-}
 
 /**
  * Keeps one store fed: first load, polling, the live connection (in the
@@ -75,16 +70,25 @@ export class BellConnection {
     const { broadcasting } = this.options;
     if (broadcasting && userId !== undefined) {
       this.#tabs.lead(() => {
-        this.#live = openLiveSource(broadcasting, userId, {
-          onEvent: (event) => this.#onServerEvent(event),
-          onOpen: () => void store.refresh(),
-          onHealthChange: (healthy) => {
-            this.#liveHealthy = healthy;
-            this.#tabs?.post({ kind: 'health', healthy });
+        let stopped = false;
+        // The transports are a chunk of their own, loaded only here (a page that polls never needs them).
+        import('./live/transports.js').then(
+          ({ openLiveSource }) => {
+            if (stopped) return;
+            this.#live = openLiveSource(broadcasting, userId, {
+              onEvent: (event) => this.#onServerEvent(event),
+              onOpen: () => void store.refresh(),
+              onHealthChange: (healthy) => {
+                this.#liveHealthy = healthy;
+                this.#tabs?.post({ kind: 'health', healthy });
+              },
+              onError: (error) => this.options.onError(error),
+            });
           },
-          onError: (error) => this.options.onError(error),
-        });
+          (error: unknown) => this.options.onError(error),
+        );
         return () => {
+          stopped = true;
           this.#live?.close();
           this.#live = undefined;
           this.#liveHealthy = false;
