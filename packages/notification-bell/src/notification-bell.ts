@@ -1,13 +1,12 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
 import { ClockController } from './controllers/clock-controller.js';
-import { control } from './feed/render-item.js';
-import { DialogController } from './controllers/dialog-controller.js';
+import type { FeedPanel } from './feed/feed-loader.js';
 import { bellLabel, formatBadge } from './messages.js';
 import type { BellOptions } from './options.js';
-import { icon } from './ui/icons.js';
+import { bellPath, svgIcon } from './ui/bell-icon.js';
 import { NotificationElement } from './ui/notification-element.js';
-import { baseStyles, bellStyles, feedStyles } from './ui/styles.js';
+import { baseStyles, bellStyles } from './ui/styles.js';
 
 export type { ItemContext } from './feed/render-item.js';
 
@@ -22,7 +21,8 @@ const EDGE_PX = 8;
  * Not registered on import; call `define()`.
  */
 export class NotificationBell extends NotificationElement {
-  static override styles = [baseStyles, feedStyles, bellStyles];
+  // The feed's own styles come with its view, loaded on first open (feed-loader.ts).
+  static override styles = [baseStyles, bellStyles];
   static override shadowRootOptions: ShadowRootInit = { ...NotificationElement.shadowRootOptions, delegatesFocus: true };
   static override properties: PropertyDeclarations = {
     mode: { reflect: true },
@@ -38,13 +38,6 @@ export class NotificationBell extends NotificationElement {
   declare renderBellIcon: ((unreadCount: number) => unknown) | undefined;
 
   readonly #clock = new ClockController(this);
-  readonly #dialog = new DialogController(this, {
-    panel: () => this.#panel,
-    modal: () => this.resolvedOptions.mode === 'panel',
-    initialFocus: () => this.feed.initialFocus(),
-    returnFocus: () => this.renderRoot.querySelector<HTMLElement>('.bell'),
-  });
-
   constructor() {
     super();
     this.mode = 'dropdown';
@@ -65,7 +58,7 @@ export class NotificationBell extends NotificationElement {
   hide(returnFocus = true): void {
     if (!this.open) return;
     this.open = false;
-    if (returnFocus) this.#dialog.restoreFocus();
+    if (returnFocus) this.renderRoot.querySelector<HTMLElement>('.bell')?.focus();
   }
 
   toggle(): void {
@@ -86,12 +79,33 @@ export class NotificationBell extends NotificationElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     if (changed.has('open')) this.#clock.run(this.open);
+    // The list's code loads on first open (usually already prefetched by #prefetch); the dialog
+    // controller that comes with it moves focus in as soon as the list has rendered.
+    if (this.open && !this.feed.view) this.loadFeed();
+  }
+
+  /** The pointer or focus came to the bell: the user may open it, so fetch the list's code now. */
+  readonly #prefetch = () => {
+    if (!this.feed.view) this.loadFeed();
+  };
+
+  /** Focus and Escape handling of the open dialog come with the feed's view, which they need. */
+  protected override feedLoaded({ DialogController }: FeedPanel): void {
+    new DialogController(this, {
+      panel: () => this.#panel,
+      modal: () => this.resolvedOptions.mode === 'panel',
+      initialFocus: () => this.feed.view?.initialFocus() ?? null,
+    });
   }
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
-    if (changed.has('open') || changed.has('mode')) this.#fit();
+    if (changed.has('open') || changed.has('mode') || this.#fitted !== this.feed.view) this.#fit();
+    this.#fitted = this.feed.view;
   }
+
+  /** The view the dropdown was last fitted with: fitted again when the list first renders in it. */
+  #fitted: unknown;
 
   /** Keeps the dropdown inside the viewport (on a 320 px phone a right-aligned 360 px box would not fit). */
   readonly #fit = () => {
@@ -111,6 +125,7 @@ export class NotificationBell extends NotificationElement {
     const open = this.open;
     const panelMode = this.resolvedOptions.mode === 'panel';
     const panelId = `${this.feed.idPrefix}-panel`;
+    const view = this.feed.view;
     return html`
       ${this.renderIconStylesheet()}
       <button
@@ -122,8 +137,10 @@ export class NotificationBell extends NotificationElement {
         aria-controls=${panelId}
         aria-label=${bellLabel(messages, count, locale)}
         @click=${() => this.toggle()}
+        @pointerenter=${this.#prefetch}
+        @focus=${this.#prefetch}
       >
-        <slot name="bell-icon">${this.renderBellIcon ? this.renderBellIcon(count) : icon('bell')}</slot>
+        <slot name="bell-icon">${this.renderBellIcon ? this.renderBellIcon(count) : svgIcon(bellPath)}</slot>
         ${count > 0 ? html`<span class="badge" part="badge" aria-hidden="true">${formatBadge(count, locale)}</span>` : nothing}
       </button>
       ${this.feed.announcer.render()}
@@ -138,12 +155,8 @@ export class NotificationBell extends NotificationElement {
         tabindex="-1"
         ?hidden=${!open}
       >
-        ${this.feed.renderHeader(
-          panelMode
-            ? control('close', messages.close, 'close', () => this.hide(true))
-            : nothing,
-        )}
-        ${open ? this.feed.renderBody() : nothing}
+        ${view ? view.renderHeader(panelMode ? () => this.hide(true) : undefined) : nothing}
+        ${open && view ? view.renderBody() : nothing}
       </div>
     `;
   }

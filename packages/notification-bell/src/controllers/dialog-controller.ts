@@ -13,13 +13,11 @@ export interface DialogParts {
   modal(): boolean;
   /** Where focus goes on opening (the first item, else the heading). */
   initialFocus(): HTMLElement | null;
-  /** Where focus returns on closing (the bell button). */
-  returnFocus(): HTMLElement | null;
 }
 
 /**
- * The dialog's focus behaviour: focus moves in on open and back to the bell
- * on close; Escape closes from anywhere inside (listened for on the shadow
+ * The dialog's focus behaviour: focus moves in on open (the host's `hide()`
+ * returns it to the bell); Escape closes from anywhere inside (listened for on the shadow
  * root, so it works whatever is focused, even after a re-render); Tab is
  * trapped in panel mode; the dropdown (non-modal) closes when focus or a
  * pointer leaves it.
@@ -54,11 +52,6 @@ export class DialogController implements ReactiveController {
     this.#wasOpen = open;
     this.#lockScroll(open && this.parts.modal());
     if (open) (this.parts.initialFocus() ?? this.parts.panel())?.focus();
-  }
-
-  /** Returns focus to the bell, e.g. after closing with Escape or the close button. */
-  restoreFocus(): void {
-    this.parts.returnFocus()?.focus();
   }
 
   #lockScroll(lock: boolean): void {

@@ -1,8 +1,7 @@
 import { html, nothing } from 'lit';
 import type { ReactiveController, ReactiveElement, TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { AnnouncerController } from '../controllers/announcer-controller.js';
-import { StoreController } from '../controllers/store-controller.js';
+import type { AnnouncerController } from '../controllers/announcer-controller.js';
 import { failureMessage, formatPlural } from '../messages.js';
 import type { MessageCatalog } from '../messages.js';
 import { safeUrlOrNull } from '../safe-url.js';
@@ -32,7 +31,13 @@ export interface FeedHost extends ReactiveElement {
 const FILTERS: readonly FeedFilter[] = ['all', 'unread'];
 const NAVIGATION_WAIT_MS = 1000;
 const createdAt = (item: AppNotification) => Date.parse(item.created_at);
-let feeds = 0;
+
+/** What the view gets from the element's part that is loaded up front (feed-loader.ts). */
+export interface FeedBase {
+  readonly idPrefix: string;
+  readonly titleId: string;
+  readonly announcer: AnnouncerController;
+}
 
 /**
  * One feed's view of the store and its behaviour: the Unread/All tabs, the
@@ -42,7 +47,8 @@ let feeds = 0;
  * Shared by `<notification-feed>` and the bell's dialog, so both behave the same.
  */
 export class FeedController implements ReactiveController, ItemHost {
-  readonly idPrefix = `nf${++feeds}`;
+  readonly idPrefix: string;
+  readonly titleId: string;
   readonly announcer: AnnouncerController;
   /** Item ids in the order last rendered. */
   #rendered: string[] = [];
@@ -57,19 +63,15 @@ export class FeedController implements ReactiveController, ItemHost {
   #alert: { text: string; key: number } | undefined;
   #alerts = 0;
   #confirmingDeleteAll = false;
-  #wasStale = false;
   /** Whether the last render showed the list (the bell's is only rendered while open). */
   #shown = false;
 
-  constructor(private readonly host: FeedHost) {
+  constructor(
+    private readonly host: FeedHost,
+    base: FeedBase,
+  ) {
+    ({ idPrefix: this.idPrefix, titleId: this.titleId, announcer: this.announcer } = base);
     host.addController(this);
-    const update = () => host.requestUpdate();
-    new StoreController(host, (store) => [
-      store.subscribe('state', update),
-      store.subscribe('unreadCount', update),
-      store.subscribe('failure', (failure) => this.#onFailure(failure)),
-    ]);
-    this.announcer = new AnnouncerController(host, (count) => formatPlural(this.messages.newArrivals, count, this.locale));
   }
 
   get messages(): MessageCatalog {
@@ -82,10 +84,6 @@ export class FeedController implements ReactiveController, ItemHost {
 
   get renderItem(): FeedHost['renderItem'] {
     return this.host.renderItem;
-  }
-
-  get titleId(): string {
-    return `${this.idPrefix}-title`;
   }
 
   get filter(): FeedFilter {
@@ -121,11 +119,6 @@ export class FeedController implements ReactiveController, ItemHost {
   hostUpdate(): void {
     this.#before = this.#rendered;
     this.#shown = false;
-    // A refresh that failed after the list loaded: say so once, politely (the notice stays visible).
-    const store = this.#store;
-    const stale = store.syncError !== null && !store.signedOut;
-    if (stale && !this.#wasStale) this.announcer.announce(this.messages.stale);
-    this.#wasStale = stale;
   }
 
   hostUpdated(): void {
@@ -135,7 +128,8 @@ export class FeedController implements ReactiveController, ItemHost {
     if (this.#shown && !view.hasLoaded && !view.isLoading && !view.error) void this.#store.refresh(this.filter);
   }
 
-  #onFailure({ operation, error }: StoreFailure): void {
+  /** A failed mutation: an alert (a failed load shows as the error state or stale notice instead). */
+  failed({ operation, error }: StoreFailure): void {
     // A failed load shows as the error state or the stale notice; 401 as the signed-out state.
     if (operation === 'load' || error.status === 401) return;
     const text = failureMessage(this.messages, operation);
@@ -333,8 +327,8 @@ export class FeedController implements ReactiveController, ItemHost {
 
   // ---- rendering -----------------------------------------------------------
 
-  /** The heading row (title and `extra`, the bell's close button), then the tabs and the list's actions. */
-  renderHeader(extra: unknown = nothing): TemplateResult {
+  /** The heading row (title, and a close button when `onClose` is given: the bell's panel), then the tabs and the list's actions. */
+  renderHeader(onClose?: () => void): TemplateResult {
     const messages = this.messages;
     const store = this.#store;
     const filter = this.filter;
@@ -355,7 +349,7 @@ export class FeedController implements ReactiveController, ItemHost {
     return html`
       <div class="header" part="header">
         <h2 id=${this.titleId} part="title" tabindex="-1">${messages.title}</h2>
-        ${extra}
+        ${onClose ? control('close', messages.close, 'close', onClose) : nothing}
         <div class="toolbar">
           <div class="tabs" role="tablist" aria-label=${messages.filters} @keydown=${this.#onTabKeydown}>
             ${tab('all', messages.tabAll)}${tab('unread', messages.tabUnread)}

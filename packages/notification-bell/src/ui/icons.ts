@@ -1,9 +1,11 @@
 import { svg } from 'lit';
 import type { SVGTemplateResult } from 'lit';
+import { bellPath, svgIcon } from './bell-icon.js';
 
-// Simple 24x24 stroke icons drawn for this package; they inherit currentColor.
+// Simple 24x24 stroke icons drawn for this package; they inherit currentColor. The list's icons load
+// with the feed's view; only the bell's own is in the main file (bell-icon.ts).
 const paths = {
-  bell: svg`<path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0"/>`,
+  bell: bellPath,
   post: svg`<path d="M5 3h10l4 4v14H5zM8 10h8M8 14h8M8 18h5"/>`,
   user: svg`<circle cx="12" cy="8" r="4"/><path d="M4 21a8 8 0 0 1 16 0"/>`,
   message: svg`<path d="M4 5h16v11H9l-5 4z"/>`,
@@ -24,5 +26,5 @@ export function isBuiltInIcon(name: string | null | undefined): name is BuiltInI
 }
 
 export function icon(name: BuiltInIcon): SVGTemplateResult {
-  return svg`<svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${paths[name]}</svg>`;
+  return svgIcon(paths[name]);
 }

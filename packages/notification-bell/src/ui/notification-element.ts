@@ -4,7 +4,8 @@ import type { NotificationApi } from '../api/notification-api.js';
 import { ConnectionController } from '../controllers/connection-controller.js';
 import { ThemeController } from '../controllers/theme-controller.js';
 import { NotificationBellError } from '../errors.js';
-import { FeedController } from '../feed/feed-controller.js';
+import { FeedLoader } from '../feed/feed-loader.js';
+import type { FeedPanel } from '../feed/feed-loader.js';
 import type { ItemContext } from '../feed/render-item.js';
 import { mergeMessages } from '../messages.js';
 import type { MessageCatalog } from '../messages.js';
@@ -81,7 +82,8 @@ export class NotificationElement extends LitElement {
   #options: BellOptions = { ...defaultOptions };
   #messages: MessageCatalog = mergeMessages(undefined);
   readonly #connection = new ConnectionController(this, (error) => this.reportError(error));
-  readonly feed = new FeedController(this);
+  /** The feed: its up-front part, and its view once `feed.load()` brought the view's chunk. */
+  readonly feed = new FeedLoader(this, (loaded) => this.feedLoaded(loaded));
 
   constructor() {
     super();
@@ -137,6 +139,14 @@ export class NotificationElement extends LitElement {
       broadcasting: options.broadcasting,
       userId: options.userId,
     });
+  }
+
+  /** Called once, when the feed's view has loaded, before the render that shows it. */
+  protected feedLoaded(_loaded: FeedPanel): void {}
+
+  /** Loads the feed's view (once per page); a failure is reported like a configuration error. */
+  protected loadFeed(): void {
+    this.feed.load().catch((error: unknown) => this.reportError(error));
   }
 
   protected reportError(error: unknown): void {
