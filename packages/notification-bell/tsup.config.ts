@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { minifyCssTemplatesPlugin } from './scripts/minify-css-templates.js';
+import { buildSelfContained } from './scripts/self-contained-build.js';
 import type { Options } from 'tsup';
 
 /**
@@ -29,6 +30,8 @@ export const packageBuild: Options = {
 export const BROWSER_DIR = 'dist/browser';
 export const BROWSER_FILE = 'notification-bell.js';
 export const BROWSER_PUSHER_FILE = 'notification-bell-pusher.js';
+/** The lazy chunks of our own code beside the main file: `notification-bell-<module>-<hash>.js`. */
+export const BROWSER_CHUNK = { panel: /^notification-bell-panel-\w+\.js$/, transports: /^notification-bell-transports-\w+\.js$/ };
 
 const require = createRequire(import.meta.url);
 
@@ -46,18 +49,19 @@ const pusherBesideMainFile: Plugin = {
 
 /**
  * The self-contained build, for a plain `<script type="module" src>` on any page (no bundler, no
- * import map): lit inlined, minified because it is served as is. pusher-js is a second entry, its
- * browser build turned into an ES module (`export default Pusher`), loaded lazily by the plugin
- * above. Two independent files rather than esbuild code splitting: splitting put esbuild's shared
- * runtime (the CommonJS wrapper pusher-js needs) in a third chunk that the main file imported
- * statically, one more request in every page's critical path.
+ * import map): lit inlined, minified because it is served as is.
+ * - The main file (everything a closed bell needs) and lazy chunks of our own code, loaded with
+ *   import() by URLs relative to the main file: the feed's view (on the bell's first open, prefetched
+ *   on hover/focus; at once for <notification-feed>) and the live transports (only with
+ *   `broadcasting`). scripts/self-contained-build.ts runs esbuild's code splitting, then folds the
+ *   shared chunks into the main file, so a page loads exactly one file until it needs more.
+ * - pusher-js, built here as its own entry (its browser build turned into an ES module,
+ *   `export default Pusher`), loaded by the plugin above. Kept out of the code splitting: splitting
+ *   it with our code put esbuild's CommonJS wrapper in a shared chunk in every page's critical path.
  */
 export const browserBuild: Options = {
   name: 'browser',
-  entry: {
-    [BROWSER_FILE.replace(/\.js$/, '')]: 'src/auto-define.ts',
-    [BROWSER_PUSHER_FILE.replace(/\.js$/, '')]: require.resolve('pusher-js/dist/web/pusher.js'),
-  },
+  entry: { [BROWSER_PUSHER_FILE.replace(/\.js$/, '')]: require.resolve('pusher-js/dist/web/pusher.js') },
   outDir: BROWSER_DIR,
   format: ['esm'],
   dts: false,
@@ -68,11 +72,18 @@ export const browserBuild: Options = {
   platform: 'browser',
   splitting: false,
   noExternal: [/.*/],
-  esbuildPlugins: [pusherBesideMainFile, minifyCssTemplatesPlugin],
   esbuildOptions(options) {
-    // Lit's and pusher-js's licence notices go to <file>.LEGAL.txt beside each file (published with
-    // it, linked from a comment) instead of ~160 B min+gzip at the end of every page load.
+    // Licence notices go to <file>.LEGAL.txt beside each file (published with it, linked from a
+    // comment) instead of ~160 B min+gzip at the end of every page load.
     options.legalComments = 'linked';
+  },
+  async onSuccess() {
+    await buildSelfContained({
+      entry: 'src/auto-define.ts',
+      outDir: BROWSER_DIR,
+      mainFile: BROWSER_FILE,
+      options: { target: 'es2022', platform: 'browser', plugins: [pusherBesideMainFile, minifyCssTemplatesPlugin] },
+    });
   },
 };
 

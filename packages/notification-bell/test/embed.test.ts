@@ -9,14 +9,14 @@
  * The notifications API is the shared harness's real one, reached through the file server
  * (same origin as the page, as in an application).
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_DIR, BROWSER_FILE, BROWSER_PUSHER_FILE } from '../tsup.config.js';
+import { BROWSER_CHUNK, BROWSER_DIR, BROWSER_FILE, BROWSER_PUSHER_FILE } from '../tsup.config.js';
 import { CSRF_TOKEN, launchChromium, packageRoot, runBrowserTests, startServer } from './harness.js';
 import type { TestServer } from './harness.js';
 import { startStaticServer } from './static-server.js';
@@ -146,7 +146,7 @@ describe.runIf(runBrowserTests)('embedding the built package as the README shows
   const plainElement = () => readmeSnippet('plain-page').replace(/<script[^>]*><\/script>\s*/, '').replace(/<meta[^>]*>\s*/, '');
 
   /** Opens `path` and checks what every embed must do: registered, a bell, a page of notifications from the API. */
-  async function openAndCheck(path: string): Promise<{ page: Page; observed: Observed }> {
+  async function openAndCheck(path: string): Promise<{ page: Page; observed: Observed; cdnBeforeOpening: string[] }> {
     await api.seed([{ title: 'Deploy finished' }, { title: 'New comment on your post' }, { title: 'Old news', read_at: '2025-01-01T00:00:00.000Z' }]);
     files.requests.length = 0;
     const context = await browser.newContext({ locale: 'en-US' });
@@ -158,6 +158,7 @@ describe.runIf(runBrowserTests)('embedding the built package as the README shows
     // Two unread of three: the count came from the API.
     const bell = target.getByRole('button', { name: 'Notifications, 2 unread' });
     await bell.waitFor();
+    const cdnBeforeOpening = files.requests.filter((request) => request.path.startsWith(CDN_PREFIX)).map((request) => request.path);
     await bell.click();
     for (const title of ['Deploy finished', 'New comment on your post', 'Old news']) await target.locator('notification-bell').getByText(title).waitFor();
     expect(files.requests.some((request) => request.path.startsWith('/notification/notifications.json') && request.status === 200)).toBe(true);
@@ -166,7 +167,7 @@ describe.runIf(runBrowserTests)('embedding the built package as the README shows
     expect([...observed.pageErrors, ...observed.consoleErrors].filter((text) => /Failed to resolve module specifier/i.test(text))).toEqual([]);
     expect(observed.pageErrors).toEqual([]);
     expect(files.requests.filter((request) => request.status >= 400)).toEqual([]);
-    return { page: target, observed };
+    return { page: target, observed, cdnBeforeOpening };
   }
 
   /** The page connected with pusher-js, to a port nobody listens on: the lazily loaded code ran. */
@@ -177,10 +178,28 @@ describe.runIf(runBrowserTests)('embedding the built package as the README shows
 
   const served = (path: string) => files.requests.filter((request) => request.path === path).map((request) => request.status);
 
-  it('plain page: the README <script type="module" src> registers the elements, renders the bell and loads notifications; pusher-js is not fetched', async () => {
-    const { page: target, observed } = await openAndCheck('/plain');
-    expect(served(`${CDN_PREFIX}dist/browser/${BROWSER_FILE}`)).toEqual([200]);
-    expect(files.requests.filter((request) => request.path.startsWith(CDN_PREFIX)).map((request) => request.path)).toEqual([`${CDN_PREFIX}dist/browser/${BROWSER_FILE}`]);
+  it('plain page: the README <script type="module" src> registers the elements and renders the bell from one file; opening loads the feed chunk by its relative URL and renders the items, focused; pusher-js is not fetched', async () => {
+    const { page: target, observed, cdnBeforeOpening } = await openAndCheck('/plain');
+    const [panelChunk] = readdirSync(join(packageRoot, BROWSER_DIR)).filter((file) => BROWSER_CHUNK.panel.test(file));
+    expect(panelChunk).toBeDefined();
+    // A closed bell: the main file only.
+    expect(cdnBeforeOpening).toEqual([`${CDN_PREFIX}dist/browser/${BROWSER_FILE}`]);
+    // Opened (openAndCheck saw the three items): the feed's chunk, beside the main file, and nothing else.
+    expect(files.requests.filter((request) => request.path.startsWith(CDN_PREFIX)).map((request) => request.path)).toEqual([
+      `${CDN_PREFIX}dist/browser/${BROWSER_FILE}`,
+      `${CDN_PREFIX}dist/browser/${panelChunk}`,
+    ]);
+    expect(served(`${CDN_PREFIX}dist/browser/${panelChunk}`)).toEqual([200]);
+    await expect.poll(() => target.locator('notification-bell .item').count()).toBe(3);
+    // Focus moved in once the chunk had loaded: to the first item's link.
+    await expect
+      .poll(() =>
+        target.evaluate(() => {
+          const root = document.querySelector('notification-bell')?.shadowRoot;
+          return root?.activeElement !== null && root?.activeElement === root?.querySelector('.item .main');
+        }),
+      )
+      .toBe(true);
     expect(observed.consoleErrors).toEqual([]);
     await target.context().close();
   });
@@ -224,6 +243,9 @@ describe.runIf(runBrowserTests)('embedding the built package as the README shows
       const target = await context.newPage();
       await target.goto(`${files.url}${path}`);
       await target.waitForFunction(() => customElements.get('notification-bell') !== undefined);
+      // Open: the feed's styles come with its chunk.
+      await target.evaluate(() => document.querySelector('notification-bell')?.setAttribute('open', ''));
+      await target.waitForFunction(() => document.querySelector('notification-bell')?.shadowRoot?.querySelector('.header') != null);
       const parsed = await target.evaluate(async () => {
         const bell = document.querySelector('notification-bell') as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
         await bell?.updateComplete;
