@@ -128,8 +128,9 @@ describe.runIf(runBrowserTests)('demo page, dropdown mode, in headless Chromium'
       expect(presses).toBeLessThan(10);
     }
     await page.keyboard.press('Enter');
-    await expect(panel(page).isVisible()).resolves.toBe(true);
-    await expect(focusedInBell(page)).resolves.not.toBe('button.bell');
+    // The list's code loads on first open, so focus moves in once it has rendered.
+    await expect.poll(() => panel(page).isVisible()).toBe(true);
+    await expect.poll(() => focusedInBell(page)).not.toBe('button.bell');
     // Tab reaches the first item, whose actions show while it has focus.
     while (!(await focusedInBell(page)).startsWith('a.main')) {
       await page.keyboard.press('Tab');

@@ -143,7 +143,7 @@ describe.runIf(runBrowserTests)('demo page, live updates through the realtime da
     await waitForUnread(page, 0);
     await expect.poll(() => user.events.map((event) => event.name)).toContain('notification:all-deleted');
     await bellButton(page).click();
+    await expect.poll(() => page.locator('notification-bell [part="empty"]').isVisible()).toBe(true);
     await expect(items(page).count()).resolves.toBe(0);
-    await expect(page.locator('notification-bell [part="empty"]').isVisible()).resolves.toBe(true);
   });
 });

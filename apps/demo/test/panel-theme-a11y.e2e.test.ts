@@ -71,6 +71,8 @@ describe.runIf(runBrowserTests)('demo page: panel mode, themes, accessibility sc
         const active = document.querySelector('notification-bell')?.shadowRoot?.activeElement;
         return active ? [active.tagName, active.getAttribute('part'), active.getAttribute('aria-label'), active.closest('[data-id]')?.getAttribute('data-id')].join('|') : '';
       });
+    // The list's code loads on first open; focus is inside once it has rendered.
+    await expect.poll(insidePanel).toBe(true);
     const seen = new Set<string>();
     for (let press = 0; press < 20; press += 1) {
       await page.keyboard.press('Tab');

@@ -12,7 +12,7 @@
  *
  * Every output keeps a source map (chained through both passes) and links its licence notices.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -50,6 +50,8 @@ export async function buildSelfContained({ entry, outDir, mainFile, options }: S
   // (their side-effect-only imports, e.g. lit's version marker, would be dropped).
   const stage = mkdtempSync(join(tmpdir(), 'notification-bell-split-'));
   const mainName = mainFile.replace(/\.js$/, '');
+  // Lazy chunks are named by content hash: drop those of earlier builds, or the directory (and the package) keeps them.
+  if (existsSync(outDir)) for (const name of readdirSync(outDir)) if (name.startsWith(`${mainName}-`) && !name.startsWith(`${mainName}-pusher.`)) rmSync(join(outDir, name));
   try {
     // Pass 1: esbuild's code splitting.
     const split = await build({

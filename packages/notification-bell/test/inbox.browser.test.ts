@@ -120,6 +120,20 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
     await expect.poll(() => item(host, unread[0] as string).getAttribute('class')).toContain(' read');
   });
 
+  it('an Unread list the user emptied by reading fetches the next unread items instead of saying "all caught up" (review R8)', async () => {
+    await seed(Array.from({ length: 8 }, () => ({})));
+    const page = await load({ bell: 'per-page="3"' });
+    await openBell(page);
+    const host = bell(page);
+    await host.locator('[role="tab"]', { hasText: 'Unread' }).click();
+    await expect.poll(() => itemIds(host)).toEqual(ids.slice(0, 3));
+    for (const id of ids.slice(0, 3)) await item(host, id!).locator('[part~="mark-read"]').click();
+    // The next unread ones come in; the empty state never stays.
+    await expect.poll(() => itemIds(host).then((shown) => shown.length)).toBeGreaterThan(0);
+    expect((await itemIds(host)).every((id) => id !== undefined && ids.slice(3).includes(id))).toBe(true);
+    await expect(host.locator('[part="empty"]').count()).resolves.toBe(0);
+  });
+
   it('mark as unread and archive per item (pointer), with the count following', async () => {
     await seed([{ read_at: '2025-01-01T13:00:00Z', title: 'Read one' }, { title: 'Unread one' }]);
     const [unreadId, readId] = ids as [string, string];
@@ -345,6 +359,14 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
     // A render that changes no connection option does not reconnect.
     const listRequests = () => server.requests.filter((request) => request.path.startsWith('/notification/notifications.json')).length;
     await expect.poll(() => server.hubClients).toBe(1);
+    // The live connection's open resyncs after the first load (a refresh queued behind the one in flight): let it land.
+    await expect
+      .poll(async () => {
+        const count = listRequests();
+        await page.waitForTimeout(300);
+        return listRequests() === count;
+      })
+      .toBe(true);
     const before = listRequests();
     await page.locator('notification-bell button.bell').click();
     await page.locator('notification-bell button.bell').click();

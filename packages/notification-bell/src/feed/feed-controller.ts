@@ -58,6 +58,8 @@ export class FeedController implements ReactiveController, ItemHost {
   #focused: { element: Element; itemId: string | undefined } | undefined;
   /** Items that arrived while the list was scrolled: held back behind the pill, so nothing shifts under the reader. */
   #held = new Set<string>();
+  /** Automatic loads of the next page while the list shows nothing (see render); reset once it shows rows. */
+  #emptyLoads = 0;
   /** `created_at` of the newest item shown so far; anything newer is an arrival. */
   #newest = -Infinity;
   #alert: { text: string; key: number } | undefined;
@@ -428,13 +430,23 @@ export class FeedController implements ReactiveController, ItemHost {
           >
         </div>`;
       }
-      if (view.isLoading || !view.hasLoaded) {
+      // The user emptied what was shown (read in Unread, archived, deleted) and more exist: fetch them
+      // rather than say there is nothing. Each answer shows rows or ends `hasMore`; a failing server
+      // gets two tries, then the button (below the empty state) is the user's to press.
+      const autoLoad = view.hasMore && !view.isLoading && this.#emptyLoads < 2;
+      if (autoLoad) {
+        this.#emptyLoads += 1;
+        queueMicrotask(() => void store.loadMore(this.filter));
+      }
+      if (view.isLoading || !view.hasLoaded || autoLoad) {
         return html`<div class="state" part="loading"><slot name="loading">${this.host.renderLoading ? this.host.renderLoading() : messages.loading}</slot></div>`;
       }
       return html`${stale}<div class="state" part="empty">
-        <slot name="empty">${this.host.renderEmpty ? this.host.renderEmpty() : this.filter === 'unread' ? messages.emptyUnread : messages.empty}</slot>
-      </div>`;
+          <slot name="empty">${this.host.renderEmpty ? this.host.renderEmpty() : this.filter === 'unread' ? messages.emptyUnread : messages.empty}</slot>
+        </div>
+        ${view.hasMore ? html`<button type="button" class="load-more" part="load-more" @click=${() => void this.#loadMore()}>${messages.loadMore}</button>` : nothing}`;
     }
+    this.#emptyLoads = 0;
     const now = Date.now();
     const setSize = view.hasMore ? -1 : items.length;
     const loadMore = () => void this.#loadMore();

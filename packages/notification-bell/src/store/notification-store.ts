@@ -267,8 +267,9 @@ export class NotificationStore {
   async #sendRefresh(filter: FeedFilter): Promise<void> {
     // Page 1 as long as what the list shows plus a page for what arrived (within the API's usual cap), so one
     // answer re-checks every shown item. A server with a lower cap answers 400: then one page is asked for.
-    const shown = this.view(filter).items.filter((item) => !this.#state.localOnly.has(item.id)).length;
-    const limit = Math.min(shown + this.perPage, MAX_REFRESH_LIMIT);
+    // A list's first load is one page, whatever the other list already shows of it.
+    const shown = this.#state.lists[filter].hasLoaded ? this.view(filter).items.filter((item) => !this.#state.localOnly.has(item.id)).length : 0;
+    const limit = shown === 0 ? this.perPage : Math.min(shown + this.perPage, MAX_REFRESH_LIMIT);
     const refused = await this.#loadPage(filter, 1, undefined, limit, limit > this.perPage);
     if (refused) await this.#loadPage(filter, 1, undefined, this.perPage);
   }
