@@ -471,6 +471,8 @@ describe.runIf(runBrowserTests)('<notification-bell> in headless Chromium', () =
           const result = await axe.run(document, { resultTypes: ['violations'] });
           return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.length }));
         });
+        // Printed so a run's log records the whole axe result, not only that nothing severe was found.
+        console.log(`[notification-bell] axe ${mode}/${theme}: ${violations.length} violation(s) ${JSON.stringify(violations)}`);
         const severe = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
         expect(severe, `${mode}/${theme}: ${JSON.stringify(violations)}`).toEqual([]);
         // The dialog's header is not a page landmark: the host page (here inside its own <header>) keeps one banner.

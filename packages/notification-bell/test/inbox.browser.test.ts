@@ -389,6 +389,7 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
         const result = await axe.run(document, { resultTypes: ['violations'] });
         return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.length }));
       });
+      console.log(`[notification-bell] axe inline feed/${theme}: ${violations.length} violation(s) ${JSON.stringify(violations)}`);
       expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')).toEqual([]);
       await page.screenshot({ path: join(screenshotDir, `inbox-feed-${theme}.png`) });
     });
