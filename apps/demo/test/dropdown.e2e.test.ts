@@ -42,7 +42,8 @@ describe.runIf(runBrowserTests)('demo page, dropdown mode, in headless Chromium'
     await expect(panel(page).isVisible()).resolves.toBe(true);
     await expect(panel(page).getAttribute('role')).resolves.toBe('dialog');
     await expect(panel(page).getAttribute('aria-modal')).resolves.toBeNull();
-    await expect(items(page).count()).resolves.toBe(5);
+    // The list's code loads on first open: wait for it to render.
+    await expect.poll(() => items(page).count()).toBe(5);
     // Newest first: the last sample created is on top.
     await expect.poll(() => items(page).first().locator('.title').textContent()).toContain('(2)');
   });
