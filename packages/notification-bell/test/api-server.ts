@@ -234,17 +234,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Te
   const manager = createNotificationManager({ store, broadcaster, channelFor: hubTopic });
   const files = options.files ?? {};
 
-  const state = {
-    html: '<!doctype html><title>empty</title>',
-    failures: [] as Failure[],
-    requests: [] as RecordedRequest[],
-    mutationDelay: 0,
-    signedIn: true,
-  };
-
   const api = createNotificationsApi({
     store,
-    resolveUser: () => (state.signedIn ? { id: USER_ID } : null),
+    resolveUser: () => (testServer.signedIn ? { id: USER_ID } : null),
     csrf: { token: () => CSRF_TOKEN },
     broadcaster,
     channelFor: hubTopic,
@@ -253,19 +245,19 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Te
   const app = new Hono();
   app.use(async (c, next) => {
     const url = new URL(c.req.url);
-    state.requests.push({ method: c.req.method, path: `${url.pathname}${url.search}`, csrf: c.req.header('x-csrf-token') });
-    const index = state.failures.findIndex((failure) => failure.method === c.req.method && failure.path.test(url.pathname));
+    testServer.requests.push({ method: c.req.method, path: `${url.pathname}${url.search}`, csrf: c.req.header('x-csrf-token') });
+    const index = testServer.failures.findIndex((failure) => failure.method === c.req.method && failure.path.test(url.pathname));
     if (index >= 0) {
-      const [failure] = state.failures.splice(index, 1) as [Failure];
+      const [failure] = testServer.failures.splice(index, 1) as [Failure];
       return c.json({ error: `Injected failure ${failure.status}`, code: failure.code }, failure.status as ContentfulStatusCode);
     }
-    if (c.req.method !== 'GET' && state.mutationDelay > 0 && url.pathname.startsWith('/notification/')) {
-      await new Promise((resolve) => setTimeout(resolve, state.mutationDelay));
+    if (c.req.method !== 'GET' && testServer.mutationDelay > 0 && url.pathname.startsWith('/notification/')) {
+      await new Promise((resolve) => setTimeout(resolve, testServer.mutationDelay));
     }
     await next();
     return undefined;
   });
-  const page = (c: Context) => c.html(state.html);
+  const page = (c: Context) => c.html(testServer.html);
   app.get('/', page);
   app.get('/page2', page);
   app.get('/target/*', (c) => c.html(`<!doctype html><title>Target ${c.req.path}</title><h1>Target</h1>`));
@@ -297,38 +289,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Te
     return id;
   };
 
+  // The handlers above read the knobs from this object when a request comes, so tests set them directly.
   const testServer: TestServer = {
     url,
-    get html() {
-      return state.html;
-    },
-    set html(value) {
-      state.html = value;
-    },
-    get failures() {
-      return state.failures;
-    },
-    set failures(value) {
-      state.failures = value;
-    },
-    get requests() {
-      return state.requests;
-    },
-    set requests(value) {
-      state.requests = value;
-    },
-    get mutationDelay() {
-      return state.mutationDelay;
-    },
-    set mutationDelay(value) {
-      state.mutationDelay = value;
-    },
-    get signedIn() {
-      return state.signedIn;
-    },
-    set signedIn(value) {
-      state.signedIn = value;
-    },
+    html: '<!doctype html><title>empty</title>',
+    failures: [],
+    requests: [],
+    mutationDelay: 0,
+    signedIn: true,
     store,
     broadcasts: hub.log,
     get hubClients() {
@@ -336,11 +304,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Te
     },
 
     async seed(rows, seedOptions = {}) {
-      state.failures.splice(0);
-      state.requests.splice(0);
+      testServer.failures.splice(0);
+      testServer.requests.splice(0);
       hub.log.splice(0);
-      state.mutationDelay = 0;
-      state.signedIn = true;
+      testServer.mutationDelay = 0;
+      testServer.signedIn = true;
       await store.deleteAll(USER_ID);
       const ids: string[] = [];
       for (const [index, row] of rows.entries()) {
@@ -386,7 +354,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Te
     },
 
     failNext(method, path, status = 500, code = 'INTERNAL') {
-      state.failures.push({ method, path, status, code });
+      testServer.failures.push({ method, path, status, code });
     },
 
     dropHubClients() {

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { CSRF_TOKEN, startApiServer } from './api-server.js';
 import type { TestServer } from './api-server.js';
 
@@ -80,4 +81,33 @@ html.dark body, [data-theme=dark] { background: #010409; color: #f0f6fc; }</styl
 </head>
 <body><header class="app">${before}${wrapperTheme ? `<div data-theme="${wrapperTheme}">${bell}</div>` : bell}</header>
 <main><h1>Dashboard</h1><p>Page content.</p></main></body></html>`;
+}
+
+export interface BrowserSuite {
+  browser: Browser;
+  server: TestServer;
+  /** A fresh context for each test. */
+  context: BrowserContext;
+}
+
+/**
+ * Registers the hooks a browser test file needs: one Chromium and one API server per file, a new
+ * context (with `contextOptions`) per test. Read the members inside tests, after the hooks ran.
+ */
+export function useBrowserSuite(contextOptions: BrowserContextOptions = { viewport: { width: 1024, height: 800 }, locale: 'en-US' }): BrowserSuite {
+  const suite = {} as BrowserSuite;
+  beforeAll(async () => {
+    [suite.browser, suite.server] = await Promise.all([launchChromium(), startServer()]);
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  beforeEach(async () => {
+    suite.context = await suite.browser.newContext(contextOptions);
+  });
+  afterEach(async () => {
+    await suite.context?.close();
+  });
+  return suite;
 }

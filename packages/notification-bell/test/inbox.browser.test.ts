@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HUB_PATH, USER_ID, launchChromium, runBrowserTests, screenshotDir, startServer } from './harness.js';
-import type { SeedRow, TestServer } from './harness.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HUB_PATH, USER_ID, runBrowserTests, screenshotDir, useBrowserSuite } from './harness.js';
+import type { SeedRow } from './harness.js';
 import { focusDescription, settle, uiPage, waitForLoad } from './ui-helpers.js';
 
 /*
@@ -15,34 +15,19 @@ import { focusDescription, settle, uiPage, waitForLoad } from './ui-helpers.js';
 const LIVE = `user-id="${USER_ID}" broadcasting='{"broadcaster":"sse-hub","hubUrl":"${HUB_PATH}"}'`;
 
 describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures, new-items pill, bell + feed', () => {
-  let browser: Browser;
-  let server: TestServer;
-  let context: BrowserContext;
+  const suite = useBrowserSuite();
   /** Seeded rows, newest (listed first) first. */
   let ids: string[];
 
-  beforeAll(async () => {
-    [browser, server] = await Promise.all([launchChromium(), startServer()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1024, height: 800 }, locale: 'en-US' });
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
 
   async function seed(rows: SeedRow[]): Promise<void> {
-    ids = (await server.seed(rows)).map((row) => row.id);
+    ids = (await suite.server.seed(rows)).map((row) => row.id);
   }
 
   async function load(options: Parameters<typeof uiPage>[0]): Promise<Page> {
-    server.html = uiPage(options);
-    const page = await context.newPage();
-    await page.goto(server.url);
+    suite.server.html = uiPage(options);
+    const page = await suite.context.newPage();
+    await page.goto(suite.server.url);
     await waitForLoad(page);
     return page;
   }
@@ -67,7 +52,7 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
   const item = (host: Locator, id: string) => host.locator(`article.item[data-id="${id}"]`);
   const selectedTab = (host: Locator) => host.locator('[role="tab"][aria-selected="true"]').textContent().then((text) => text?.trim());
   const status = (host: Locator) => host.locator('[role="status"]').textContent();
-  const serverRow = async (id: string) => (await server.rows()).find((row) => row.id === id);
+  const serverRow = async (id: string) => (await suite.server.rows()).find((row) => row.id === id);
 
   it('Unread / All tabs: a tablist with arrows that wrap; a read item leaves the Unread list at once (keyboard)', async () => {
     // Oldest first: two read, three unread.
@@ -181,7 +166,7 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
     await expect.poll(() => itemIds(host)).toEqual([]);
     await expect.poll(() => host.locator('[part="empty"]').isVisible()).toBe(true);
     await expect.poll(() => focusDescription(page)).toBe('notification-bell > title');
-    await expect.poll(async () => (await server.rows()).length).toBe(0);
+    await expect.poll(async () => (await suite.server.rows()).length).toBe(0);
   });
 
   it('a failed delete is undone and says so in a dismissible alert (role=alert); the alert is announced again for the next failure', async () => {
@@ -191,7 +176,7 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
     const host = bell(page);
     const alert = host.locator('[part="alert"]');
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      server.failNext('DELETE', /\/notification\/notifications\/[^/]+\.json$/, 500, 'INTERNAL');
+      suite.server.failNext('DELETE', /\/notification\/notifications\/[^/]+\.json$/, 500, 'INTERNAL');
       await item(host, ids[0] as string).hover();
       await item(host, ids[0] as string).locator('[part="delete"]').click();
       await expect.poll(() => alert.textContent().then((text) => text?.trim())).toBe("Couldn't delete the notification. Try again.");
@@ -210,7 +195,7 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
     const page = await load({ bell: '' });
     await openBell(page);
     const host = bell(page);
-    for (let count = 0; count < 4; count += 1) server.failNext('GET', /^\/notification\/notifications/, 503, 'UNAVAILABLE');
+    for (let count = 0; count < 4; count += 1) suite.server.failNext('GET', /^\/notification\/notifications/, 503, 'UNAVAILABLE');
     await page.evaluate(() => (window as unknown as { notifications: { refresh(): Promise<void> } }).notifications.refresh());
     const stale = host.locator('[part="stale"]');
     await expect.poll(() => stale.isVisible()).toBe(true);
@@ -219,7 +204,7 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
     expect(await itemIds(host)).toEqual(ids);
     expect(await host.locator('[part="error"]').count()).toBe(0);
     await page.screenshot({ path: join(screenshotDir, 'inbox-stale.png') });
-    server.failures.splice(0);
+    suite.server.failures.splice(0);
     await stale.locator('[part="retry"]').click();
     await expect.poll(() => stale.count()).toBe(0);
     expect(await itemIds(host)).toEqual(ids);
@@ -230,7 +215,7 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
     const page = await load({ bell: '' });
     await openBell(page);
     const host = bell(page);
-    server.signedIn = false;
+    suite.server.signedIn = false;
     await page.evaluate(() => (window as unknown as { notifications: { refresh(): Promise<void> } }).notifications.refresh());
     const signedOut = host.locator('[part="signed-out"]');
     await expect.poll(() => signedOut.textContent()).toBe("You're signed out. Sign in again to see your notifications.");
@@ -244,7 +229,7 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
   it('items arriving while the list is scrolled wait behind an announced pill; what the user reads does not move; the pill reveals them', async () => {
     await seed(Array.from({ length: 15 }, () => ({ message: 'Something happened that takes a line or two to describe.' })));
     const page = await load({ bell: `${LIVE} per-page="20"` });
-    await expect.poll(() => server.hubClients).toBe(1);
+    await expect.poll(() => suite.server.hubClients).toBe(1);
     await openBell(page);
     const host = bell(page);
     await expect.poll(() => itemIds(host)).toHaveLength(15);
@@ -261,7 +246,7 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
     const before = await firstVisible();
     expect(before.id).not.toBe(ids[0]);
 
-    const arrived = await server.create({ title: 'Fresh arrival' });
+    const arrived = await suite.server.create({ title: 'Fresh arrival' });
     const pill = host.locator('[part="new-items"]');
     await expect.poll(() => pill.textContent().then((text) => text?.trim())).toBe('1 new notification');
     await expect.poll(() => status(host)).toBe('1 new notification');
@@ -280,7 +265,7 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
 
     // Pointer: another arrival while scrolled; scrolling back to the top shows it without the pill too.
     await page.locator('notification-bell .scroller').evaluate((element) => element.scrollBy(0, 300));
-    const second = await server.create({ title: 'Second arrival' });
+    const second = await suite.server.create({ title: 'Second arrival' });
     await expect.poll(() => pill.isVisible()).toBe(true);
     await pill.click();
     await expect.poll(() => itemIds(host).then((list) => list[0])).toBe(second.id);
@@ -288,14 +273,14 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
     await expect.poll(() => focusDescription(page)).toBe(`notification-bell > item-link@${second.id}`);
     // The pill is in the tab order too (first in the list), and Enter on it reveals.
     await page.locator('notification-bell .scroller').evaluate((element) => element.scrollBy(0, 300));
-    const fourth = await server.create({ title: 'Fourth arrival' });
+    const fourth = await suite.server.create({ title: 'Fourth arrival' });
     await expect.poll(() => pill.isVisible()).toBe(true);
     await pill.focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => itemIds(host).then((list) => list[0])).toBe(fourth.id);
     await expect.poll(() => focusDescription(page)).toBe(`notification-bell > item-link@${fourth.id}`);
     await page.locator('notification-bell .scroller').evaluate((element) => element.scrollBy(0, 300));
-    const third = await server.create({ title: 'Third arrival' });
+    const third = await suite.server.create({ title: 'Third arrival' });
     await expect.poll(() => pill.isVisible()).toBe(true);
     await page.locator('notification-bell .scroller').evaluate((element) => element.scrollTo(0, 0));
     await expect.poll(() => itemIds(host).then((list) => list[0])).toBe(third.id);
@@ -305,7 +290,7 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
   it('a bell and an inline <notification-feed> share the store: a change in one shows in the other, with one connection', async () => {
     await seed([{ title: 'First' }, { title: 'Second' }, { title: 'Third' }]);
     const page = await load({ bell: LIVE, feed: LIVE });
-    await expect.poll(() => server.hubClients).toBe(1);
+    await expect.poll(() => suite.server.hubClients).toBe(1);
     const inline = feed(page);
     const host = bell(page);
     await expect.poll(() => itemIds(inline)).toEqual(ids);
@@ -327,7 +312,7 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
     expect(await selectedTab(host)).toBe('All');
 
     // A live arrival reaches both, and is announced once for the page.
-    const arrived = await server.create({ title: 'Live to both' });
+    const arrived = await suite.server.create({ title: 'Live to both' });
     await expect.poll(() => itemIds(inline).then((list) => list[0])).toBe(arrived.id);
     // (The click in the feed closed the dropdown, as any click outside it does.)
     await openBell(page);
@@ -337,28 +322,28 @@ describe.runIf(runBrowserTests)('the inbox: tabs, archive, delete all, failures,
     await page.waitForTimeout(1200); // past the announcer's debounce: the other one stays silent
     expect([await status(host), await status(inline)].sort()).toEqual(['', '1 new notification']);
     // One connection for the page's store.
-    expect(server.hubClients).toBe(1);
-    expect(server.requests.filter((request) => request.path.startsWith(HUB_PATH))).toHaveLength(1);
+    expect(suite.server.hubClients).toBe(1);
+    expect(suite.server.requests.filter((request) => request.path.startsWith(HUB_PATH))).toHaveLength(1);
   });
 
   it('follows broadcasting.userId when user-id is absent, and reconnects when a connection option changes', async () => {
     await seed([{}]);
     const page = await load({ bell: `broadcasting='{"broadcaster":"sse-hub","hubUrl":"${HUB_PATH}","userId":"${USER_ID}"}'` });
-    await expect.poll(() => server.hubClients).toBe(1);
-    expect(server.requests.some((request) => request.path === `${HUB_PATH}?topic=${encodeURIComponent(`/users/${USER_ID}/notifications`)}`)).toBe(true);
-    const arrived = await server.create({ title: 'Live without user-id' });
+    await expect.poll(() => suite.server.hubClients).toBe(1);
+    expect(suite.server.requests.some((request) => request.path === `${HUB_PATH}?topic=${encodeURIComponent(`/users/${USER_ID}/notifications`)}`)).toBe(true);
+    const arrived = await suite.server.create({ title: 'Live without user-id' });
     await expect.poll(() => page.evaluate(() => (window as unknown as { notifications: { items: Array<{ id: string }> } }).notifications.items[0]?.id)).toBe(arrived.id);
 
     // Another page size: the shared connection is rebuilt: the store takes the new size and page 1 is fetched again.
-    server.requests.splice(0);
+    suite.server.requests.splice(0);
     await page.evaluate(() => {
       (document.querySelector('notification-bell') as HTMLElement & { perPage: number }).perPage = 7;
     });
     await expect.poll(() => page.evaluate(() => (window as unknown as { notifications: { perPage: number } }).notifications.perPage)).toBe(7);
-    await expect.poll(() => server.requests.some((request) => request.method === 'GET' && request.path.startsWith('/notification/notifications.json?page=1'))).toBe(true);
+    await expect.poll(() => suite.server.requests.some((request) => request.method === 'GET' && request.path.startsWith('/notification/notifications.json?page=1'))).toBe(true);
     // A render that changes no connection option does not reconnect.
-    const listRequests = () => server.requests.filter((request) => request.path.startsWith('/notification/notifications.json')).length;
-    await expect.poll(() => server.hubClients).toBe(1);
+    const listRequests = () => suite.server.requests.filter((request) => request.path.startsWith('/notification/notifications.json')).length;
+    await expect.poll(() => suite.server.hubClients).toBe(1);
     // The live connection's open resyncs after the first load (a refresh queued behind the one in flight): let it land.
     await expect
       .poll(async () => {

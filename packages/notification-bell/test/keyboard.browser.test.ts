@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium, runBrowserTests, startServer } from './harness.js';
-import type { SeedRow, TestServer } from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { runBrowserTests, useBrowserSuite } from './harness.js';
+import type { SeedRow } from './harness.js';
 import { focusDescription, settle, uiPage, waitForLoad } from './ui-helpers.js';
 
 /*
@@ -16,34 +16,19 @@ import { focusDescription, settle, uiPage, waitForLoad } from './ui-helpers.js';
  */
 
 describe.runIf(runBrowserTests)('keyboard-only use of <notification-bell>', () => {
-  let browser: Browser;
-  let server: TestServer;
-  let context: BrowserContext;
+  const suite = useBrowserSuite();
   /** Seeded rows, newest (listed first) first. */
   let ids: string[];
 
-  beforeAll(async () => {
-    [browser, server] = await Promise.all([launchChromium(), startServer()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1024, height: 800 }, locale: 'en-US' });
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
 
   async function seed(rows: SeedRow[]): Promise<void> {
-    ids = (await server.seed(rows)).map((row) => row.id);
+    ids = (await suite.server.seed(rows)).map((row) => row.id);
   }
 
   async function open(attributes = ''): Promise<Page> {
-    server.html = uiPage({ bell: attributes, before: '<button>Before</button>' });
-    const page = await context.newPage();
-    await page.goto(server.url);
+    suite.server.html = uiPage({ bell: attributes, before: '<button>Before</button>' });
+    const page = await suite.context.newPage();
+    await page.goto(suite.server.url);
     await waitForLoad(page);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
@@ -88,7 +73,7 @@ describe.runIf(runBrowserTests)('keyboard-only use of <notification-bell>', () =
     await expect.poll(() => itemClass(page, ids[1] as string)).toContain(' read');
     expect(await itemIds(page)).toEqual(ids.slice(1));
     expect(await focusDescription(page)).toBe(`notification-bell > item-link@${ids[1]}`);
-    await expect.poll(async () => (await server.rows()).length).toBe(4);
+    await expect.poll(async () => (await suite.server.rows()).length).toBe(4);
 
     // Deleting the last item moves focus to the previous one.
     await page.keyboard.press('End');
