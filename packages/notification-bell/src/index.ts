@@ -4,7 +4,7 @@ export type { ItemContext } from './feed/render-item.js';
 export { define } from './define.js';
 export { notifications } from './notifications.js';
 export { NotificationStore } from './store.js';
-export type { NotificationErrorDetail, NotificationStoreOptions, StoreChannel, StoreChannels, StoreOperation } from './store.js';
+export type { FeedFilter, FeedView, NotificationErrorDetail, NotificationStoreOptions, StoreChannel, StoreChannels, StoreFailure, StoreOperation } from './store.js';
 export { Notification } from './builder.js';
 export { defaultMessages, formatBadge, formatPlural, bellLabel } from './messages.js';
 export type { MessageCatalog, PluralMessage } from './messages.js';
