@@ -1,3 +1,4 @@
+import { exponentialBackoff } from '@org/backoff';
 import type { RetryPolicy } from './config.js';
 
 /** Epoch values below this are seconds; Rocket.Chat sends milliseconds. */
@@ -34,12 +35,14 @@ export function serverRetryDelay(
   return undefined;
 }
 
-/** Exponential backoff (seconds) before retry number `retry` (1-based), capped by max_delay, with optional full jitter. */
+/**
+ * Exponential backoff (seconds) before retry number `retry` (1-based), capped by
+ * max_delay; with `jitter`, between half and the full delay: spreads out clients
+ * that failed together without ever retrying sooner than min_delay / 2.
+ * The arithmetic is @org/backoff's, shared with @org/webhooks.
+ */
 export function backoffDelay(policy: RetryPolicy, retry: number, random: () => number = Math.random): number {
-  const raw = Math.min(policy.max_delay, policy.min_delay * policy.factor ** (retry - 1));
-  // Jitter between half and the full delay: spreads out clients that failed together
-  // without ever retrying sooner than min_delay / 2.
-  return policy.jitter ? raw / 2 + (random() * raw) / 2 : raw;
+  return exponentialBackoff({ initial: policy.min_delay, max: policy.max_delay, factor: policy.factor, jitter: policy.jitter }, retry, random);
 }
 
 export type FailureKind = 'timeout' | 'connection' | 'tls' | 'aborted' | 'other';

@@ -1,0 +1,1 @@
+export { exponentialBackoff, BackoffError, type Backoff, type BackoffErrorCode } from './backoff.js';
