@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+  entry: { index: 'src/index.ts', signing: 'src/signing.ts', testing: 'src/testing/index.ts' },
   external: ['vitest', 'fast-check'],
   format: ['esm', 'cjs'],
   dts: true,

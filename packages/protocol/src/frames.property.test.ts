@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import { createStaticAppProvider } from './app-provider.js';
-import { signChannel, signUser } from './channel-auth.js';
+import { signChannel, signUser } from './signing.js';
 import { createLocalScaler } from './local-scaler.js';
 import { RealtimeServer } from './realtime-server.js';
 import { MemoryTransport, settle, type MemorySocket } from './testing/memory-transport.js';

@@ -27,8 +27,38 @@ export interface ChannelAttributes {
 const socketIdPattern = /^\d+\.\d+$/;
 const knownInfo = new Set(['subscription_count', 'user_count', 'cache']);
 
+/**
+ * A trigger that passed every check of `prepareTrigger`, with its data JSON-encoded once. The HTTP
+ * API prepares while parsing the request and hands this to `RealtimeServer.trigger`, which then
+ * neither validates nor encodes again.
+ */
+export class PreparedTrigger implements TriggerEvent {
+  /** @param encodedData the `data` as it goes into frames (JSON text). */
+  private constructor(
+    readonly appId: string,
+    readonly name: string,
+    readonly channels: readonly string[],
+    /** As given: a prepared trigger is still a `TriggerEvent`. */
+    readonly data: unknown,
+    readonly encodedData: string,
+    readonly socketId: string | undefined,
+    readonly info: readonly string[] | undefined,
+  ) {}
+
+  /** Throws `RealtimeError` for anything Pusher's limits forbid. */
+  static of(app: App, event: TriggerEvent): PreparedTrigger {
+    const encodedData = validateTriggerEvent(app, event);
+    return new PreparedTrigger(app.id, event.name, event.channels, event.data, encodedData, event.socketId, event.info);
+  }
+}
+
+/** Checks an event once: the prepared form is what the engine publishes. */
+export function prepareTrigger(app: App, event: TriggerEvent): PreparedTrigger {
+  return PreparedTrigger.of(app, event);
+}
+
 /** Throws `RealtimeError` for anything Pusher's limits forbid; returns the JSON-encoded data. */
-export function validateTriggerEvent(app: App, event: TriggerEvent): string {
+function validateTriggerEvent(app: App, event: TriggerEvent): string {
   const nameProblem = eventNameProblem(event.name, app);
   if (nameProblem) throw new RealtimeError('INVALID_EVENT_NAME', nameProblem);
   if (event.channels.length === 0) throw new RealtimeError('INVALID_CHANNEL', 'at least one channel is required');
@@ -48,39 +78,52 @@ export function validateTriggerEvent(app: App, event: TriggerEvent): string {
       throw new RealtimeError('NOT_A_PRESENCE_CHANNEL', `info=user_count is only available for presence channels, not ${JSON.stringify(notPresence)}`);
     }
   }
-  // Clients parse string data as JSON (pusher-js does, then logs it recursively): a deeply nested string
-  // would overflow their stacks, so it is refused here as it is in client events.
-  if (typeof event.data === 'string' && nestsDeeperThan(event.data, app.maxJsonDepth)) {
-    throw new RealtimeError('INVALID_ARGUMENT', `event data nests JSON deeper than ${app.maxJsonDepth} levels`);
+  if (typeof event.data === 'string') {
+    // Clients parse string data as JSON (pusher-js does, then logs it recursively): a deeply nested string
+    // would overflow their stacks, so it is refused here as it is in client events.
+    if (nestsDeeperThan(event.data, app.maxJsonDepth)) {
+      throw new RealtimeError('INVALID_ARGUMENT', `event data nests JSON deeper than ${app.maxJsonDepth} levels`);
+    }
+    checkDataSize(app, Buffer.byteLength(event.data));
+    checkInfo(event.info);
+    return JSON.stringify(event.data);
   }
   const encoded = stringifyOrUndefined(event.data ?? null);
   if (encoded === undefined) throw new RealtimeError('INVALID_ARGUMENT', 'event data cannot be encoded as JSON (cyclic, a BigInt, or nested too deeply)');
-  const dataBytes = Buffer.byteLength(typeof event.data === 'string' ? event.data : encoded);
+  checkDataSize(app, Buffer.byteLength(encoded));
+  checkInfo(event.info);
+  return encoded;
+}
+
+function checkInfo(info: readonly string[] | undefined): void {
+  for (const attribute of info ?? []) {
+    if (!knownInfo.has(attribute)) throw new RealtimeError('INVALID_ARGUMENT', `unknown info attribute ${JSON.stringify(attribute)}`);
+  }
+}
+
+function checkDataSize(app: App, dataBytes: number): void {
   if (dataBytes > app.maxMessageSize) {
     throw new RealtimeError('PAYLOAD_TOO_LARGE', `event data is ${dataBytes} bytes; the limit is ${app.maxMessageSize}`);
   }
-  for (const attribute of event.info ?? []) {
-    if (!knownInfo.has(attribute)) throw new RealtimeError('INVALID_ARGUMENT', `unknown info attribute ${JSON.stringify(attribute)}`);
-  }
-  return encoded;
 }
 
 /**
  * Publishes an event to its channels on every node. The data is encoded once;
  * each channel's frame differs only by its `channel` field.
  */
-export async function trigger(server: RealtimeServer, app: App, event: TriggerEvent): Promise<Record<string, ChannelAttributes> | undefined> {
-  const encodedData = validateTriggerEvent(app, event);
+export async function trigger(server: RealtimeServer, app: App, event: TriggerEvent | PreparedTrigger): Promise<Record<string, ChannelAttributes> | undefined> {
+  // Prepared for this app: already checked. Anything else (a plain event, or one prepared for another app) is checked now.
+  const prepared = event instanceof PreparedTrigger && event.appId === app.id ? event : prepareTrigger(app, event);
   const caching: Promise<void>[] = [];
-  for (const channel of event.channels) {
-    const frame = channelEventFrame(event.name, channel, encodedData);
-    server.broadcast(app, channel, frame, event.name, event.socketId);
+  for (const channel of prepared.channels) {
+    const frame = channelEventFrame(prepared.name, channel, prepared.encodedData);
+    server.broadcast(app, channel, frame, prepared.name, prepared.socketId);
     if (isCacheChannel(channel)) caching.push(server.scaler.storeCachedEvent(app.id, channel, frame, app.cacheTtl));
   }
   await Promise.all(caching);
-  if (!event.info?.length) return undefined;
+  if (!prepared.info?.length) return undefined;
   const result: Record<string, ChannelAttributes> = {};
-  for (const channel of event.channels) result[channel] = await channelAttributes(server, app, channel, event.info, false);
+  for (const channel of prepared.channels) result[channel] = await channelAttributes(server, app, channel, prepared.info, false);
   return result;
 }
 

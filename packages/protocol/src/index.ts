@@ -2,19 +2,32 @@ export { createApp, appDefaults, type App, type AppOptions } from './app.js';
 export { defaultMaxJsonDepth, nestsDeeperThan, parseBoundedJson, stringifyOrUndefined, type BoundedJson } from './bounded-json.js';
 export { createStaticAppProvider, type AppProvider } from './app-provider.js';
 export { channelType, isCacheChannel, channelNameProblem, eventNameProblem, serverToUserPrefix, type ChannelType } from './channel-name.js';
-export { signChannel, signUser, verifyChannelAuth, verifyUserAuth } from './channel-auth.js';
 export { ErrorCode } from './close-codes.js';
 export { throttlePerKind } from './failure-reporter.js';
 export { Connection, type Membership } from './connection.js';
 export { RealtimeError, type RealtimeErrorCode } from './errors.js';
 export * as frames from './frames.js';
 export { hostEvents, type HostEventListener, type HostEventMap, type HostEventName, type HostEvents } from './host-events.js';
-export { validateTriggerEvent, type ChannelAttributes, type TriggerEvent } from './http-operations.js';
+export { prepareTrigger, PreparedTrigger, type ChannelAttributes, type TriggerEvent } from './http-operations.js';
 export { createLocalScaler } from './local-scaler.js';
 export { silentLogger, silentLoggerFactory, type LogScope, type Logger, type LoggerFactory } from './logger.js';
 export { originAllowed } from './origin.js';
 export { RealtimeServer, type RealtimeServerOptions } from './realtime-server.js';
-export { verifyRequestSignature, signatureWindowSeconds, type SignatureCheck, type SignedRequest } from './request-signature.js';
+export {
+  signChannel,
+  signRequest,
+  signUser,
+  signWebhook,
+  signatureWindowSeconds,
+  verifyChannelAuth,
+  verifyRequestSignature,
+  verifyUserAuth,
+  verifyWebhookSignature,
+  type AppCredentials,
+  type RequestToSign,
+  type SignatureCheck,
+  type SignedRequest,
+} from './signing.js';
 export type { CachedEvent, ClusterMessage, ClusterMessageHandler, HeldChannel, NodeLoss, NodeLossHandler, PresenceJoin, PresenceMember, Scaler, SocketRemoval } from './scaler.js';
 export { ServerEvents, type ServerEventListener, type ServerEventMap, type ServerEventName } from './server-events.js';
 export type { ConnectionRequest, Publisher, Socket } from './transport.js';

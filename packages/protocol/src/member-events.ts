@@ -1,4 +1,6 @@
 import type { App } from './app.js';
+import type { ClusterMessage } from './scaler.js';
+import { memberAddedFrame, memberRemovedFrame } from './frames.js';
 
 /** A presence change to show this node's subscribers of a channel. */
 export interface MemberChange {
@@ -11,20 +13,10 @@ export interface MemberChange {
   exceptSocketId?: string | undefined;
 }
 
-const memberEventPrefix = '{"event":"pusher_internal:member_';
-
-/** The user and direction of a member event frame from the bus; undefined for any other frame. */
-export function memberChangeOf(frame: string): { userId: string; present: boolean } | undefined {
-  if (!frame.startsWith(memberEventPrefix)) return undefined;
-  try {
-    const { event, data } = JSON.parse(frame) as { event?: unknown; data?: unknown };
-    if (typeof data !== 'string') return undefined;
-    const userId = (JSON.parse(data) as { user_id?: unknown }).user_id;
-    if (typeof userId !== 'string') return undefined;
-    if (event === 'pusher_internal:member_added') return { userId, present: true };
-    if (event === 'pusher_internal:member_removed') return { userId, present: false };
-    return undefined;
-  } catch {
-    return undefined;
-  }
+/** The engine's view of a member message, from this node or another: its frame is built here, once. */
+export function memberChangeFrom(app: App, message: Extract<ClusterMessage, { type: 'member-added' | 'member-removed' }>): MemberChange {
+  const { channel, userId } = message;
+  return message.type === 'member-added'
+    ? { app, channel, userId, present: true, frame: memberAddedFrame(channel, userId, message.userInfo), exceptSocketId: message.exceptSocketId }
+    : { app, channel, userId, present: false, frame: memberRemovedFrame(channel, userId) };
 }

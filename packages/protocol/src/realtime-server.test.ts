@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import { createStaticAppProvider } from './app-provider.js';
-import { signChannel, signUser } from './channel-auth.js';
+import { signChannel, signUser } from './signing.js';
 import { ErrorCode } from './close-codes.js';
 import { RealtimeServer } from './realtime-server.js';
 import { MemoryTransport, settle, type MemorySocket } from './testing/memory-transport.js';

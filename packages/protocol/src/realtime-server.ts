@@ -9,6 +9,7 @@ import {
   terminateUserConnections,
   trigger,
   type ChannelAttributes,
+  type PreparedTrigger,
   type TriggerEvent,
 } from './http-operations.js';
 import { serverToUserPrefix } from './channel-name.js';
@@ -16,7 +17,7 @@ import { ErrorCode } from './close-codes.js';
 import { Connection } from './connection.js';
 import { channelOpsSettled } from './channel-order.js';
 import { FailureReporter } from './failure-reporter.js';
-import { memberChangeOf, type MemberChange } from './member-events.js';
+import { memberChangeFrom, type MemberChange } from './member-events.js';
 import { OrderedDelivery } from './ordered-delivery.js';
 import { spendFrame, type FrameVerdict } from './frame-budget.js';
 import { connectionEstablishedFrame, errorFrame, parseInboundFrame, pingFrame, pongFrame, type InboundFrame, type InboundFrameProblem } from './frames.js';
@@ -394,14 +395,9 @@ export class RealtimeServer {
   }
 
   /** @internal A member event: to the other nodes at once, to this node's subscribers while it is still true. */
-  broadcastMemberChange(change: MemberChange): void {
-    const { app, channel, frame, exceptSocketId } = change;
-    this.scaler.publish(
-      exceptSocketId === undefined
-        ? { type: 'broadcast', appId: app.id, channel, frame }
-        : { type: 'broadcast', appId: app.id, channel, frame, exceptSocketId },
-    );
-    this.#publishMemberChange(change);
+  broadcastMemberChange(message: Extract<ClusterMessage, { type: 'member-added' | 'member-removed' }>, app: App): void {
+    this.scaler.publish(message);
+    this.#publishMemberChange(memberChangeFrom(app, message));
   }
 
   /**
@@ -512,22 +508,26 @@ export class RealtimeServer {
 
   #handleClusterMessage(message: ClusterMessage): void {
     switch (message.type) {
-      case 'broadcast': {
+      case 'broadcast':
+      case 'member-added':
+      case 'member-removed': {
         const deliver = (app: App | undefined) => {
           if (!app) return;
-          const { channel, frame, exceptSocketId } = message;
-          const member = memberChangeOf(frame);
-          if (!member && this.#fromBus.idle) {
-            this.publishLocal(app, channel, frame, '', exceptSocketId); // the common case: nothing waits
+          if (message.type === 'broadcast') {
+            const { channel, frame, exceptSocketId } = message;
+            if (this.#fromBus.idle) {
+              this.publishLocal(app, channel, frame, '', exceptSocketId); // the common case: nothing waits
+            } else {
+              this.#fromBus.deliver(this.topic(app, channel), () => this.publishLocal(app, channel, frame, '', exceptSocketId));
+            }
             return;
           }
-          const topic = this.topic(app, channel);
-          if (!member) {
-            this.#fromBus.deliver(topic, () => this.publishLocal(app, channel, frame, '', exceptSocketId));
-            return;
-          }
-          const change = { app, channel, frame, exceptSocketId, ...member };
-          this.#fromBus.deliver(topic, () => this.#publishMemberChange(change), async () => (await this.#isPresent(change)) === change.present);
+          const change = memberChangeFrom(app, message);
+          this.#fromBus.deliver(
+            this.topic(app, change.channel),
+            () => this.#publishMemberChange(change),
+            async () => (await this.#isPresent(change)) === change.present,
+          );
         };
         const found = this.apps.findById(message.appId);
         if (found instanceof Promise) {
@@ -564,8 +564,11 @@ export class RealtimeServer {
     }
   }
 
-  /** Publishes an event (HTTP API trigger); resolves to the requested `info` per channel. */
-  trigger(app: App, event: TriggerEvent): Promise<Record<string, ChannelAttributes> | undefined> {
+  /**
+   * Publishes an event (HTTP API trigger); resolves to the requested `info` per channel. A plain event
+   * is checked first (throws `RealtimeError`); one from `prepareTrigger` for this app is not checked again.
+   */
+  trigger(app: App, event: TriggerEvent | PreparedTrigger): Promise<Record<string, ChannelAttributes> | undefined> {
     return trigger(this, app, event);
   }
 

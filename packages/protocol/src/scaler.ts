@@ -23,9 +23,17 @@ export interface CachedEvent {
   ttl: number;
 }
 
-/** Messages between nodes. Frames are serialised once by the node that produced them. */
+/**
+ * Messages between nodes. An event's frame is serialised once by the node that produced it; a presence
+ * change travels as data, and each node's engine makes its frame (it checks the change against the
+ * cluster's state before showing it, so it needs the user, not the text).
+ */
 export type ClusterMessage =
   | { type: 'broadcast'; appId: string; channel: string; frame: string; exceptSocketId?: string }
+  /** A user's first socket joined a presence channel; `userInfo` is JSON text. */
+  | { type: 'member-added'; appId: string; channel: string; userId: string; userInfo: string; exceptSocketId?: string }
+  /** A user's last socket left a presence channel. */
+  | { type: 'member-removed'; appId: string; channel: string; userId: string }
   | { type: 'terminate-user'; appId: string; userId: string }
   | { type: 'restart' };
 

@@ -1,5 +1,5 @@
 import { serverToUserPrefix } from './channel-name.js';
-import { verifyUserAuth } from './channel-auth.js';
+import { verifyUserAuth } from './signing.js';
 import { ErrorCode } from './close-codes.js';
 import type { Connection } from './connection.js';
 import { signinSuccessFrame } from './frames.js';

@@ -1,12 +1,10 @@
 import { channelNameProblem, channelType, isCacheChannel, serverToUserPrefix } from './channel-name.js';
-import { verifyChannelAuth } from './channel-auth.js';
+import { verifyChannelAuth } from './signing.js';
 import { ErrorCode } from './close-codes.js';
 import type { Connection, Membership } from './connection.js';
 import {
   cacheMissFrame,
   errorFrame,
-  memberAddedFrame,
-  memberRemovedFrame,
   subscriptionErrorFrame,
   subscriptionSucceededFrame,
   type SubscriptionErrorType,
@@ -139,7 +137,7 @@ async function register(server: RealtimeServer, connection: Connection, channel:
         membership.active = true;
       }
       if (joined.firstForUser) {
-        server.broadcastMemberChange({ app, channel, userId: member.userId, present: true, frame: memberAddedFrame(channel, member.userId, member.userInfo), exceptSocketId: socketId });
+        server.broadcastMemberChange({ type: 'member-added', appId: app.id, channel, userId: member.userId, userInfo: member.userInfo, exceptSocketId: socketId }, app);
         server.events.emit('member.added', { app, channel, userId: member.userId });
       }
     }
@@ -236,6 +234,6 @@ async function leavePresence(server: RealtimeServer, connection: Connection, cha
 
 /** Tells a channel, on every node, that a presence user left it. */
 export function announceMemberRemoved(server: RealtimeServer, app: App, channel: string, userId: string): void {
-  server.broadcastMemberChange({ app, channel, userId, present: false, frame: memberRemovedFrame(channel, userId) });
+  server.broadcastMemberChange({ type: 'member-removed', appId: app.id, channel, userId }, app);
   server.events.emit('member.removed', { app, channel, userId });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp, type App } from './app.js';
 import { createStaticAppProvider } from './app-provider.js';
-import { signChannel } from './channel-auth.js';
+import { signChannel } from './signing.js';
 import { createLocalScaler } from './local-scaler.js';
 import { RealtimeServer } from './realtime-server.js';
 import type { Scaler } from './scaler.js';

@@ -7,10 +7,23 @@ describe('bus codec', () => {
     const messages: ClusterMessage[] = [
       { type: 'broadcast', appId: 'a', channel: 'c', frame: '{"event":"e","data":"{\\"x\\":1}"}' },
       { type: 'broadcast', appId: 'a', channel: 'c', frame: '{}', exceptSocketId: '1.2' },
+      { type: 'member-added', appId: 'a', channel: 'presence-c', userId: 'u', userInfo: '{"n":1}' },
+      { type: 'member-added', appId: 'a', channel: 'presence-c', userId: 'u', userInfo: '{}', exceptSocketId: '1.2' },
+      { type: 'member-removed', appId: 'a', channel: 'presence-c', userId: 'u' },
       { type: 'terminate-user', appId: 'a', userId: 'u' },
       { type: 'restart' },
     ];
     for (const message of messages) expect(decodeMessage(encodeMessage('node-1', message))).toEqual(message);
+  });
+
+  it('refuses member messages with a missing or mistyped field', () => {
+    const bad = [
+      { type: 'member-added', appId: 'a', channel: 'c', userId: 'u' },
+      { type: 'member-added', appId: 'a', channel: 'c', userId: 1, userInfo: '{}' },
+      { type: 'member-added', appId: 'a', channel: 'c', userId: 'u', userInfo: '{}', exceptSocketId: 5 },
+      { type: 'member-removed', appId: 'a', channel: null, userId: 'u' },
+    ];
+    for (const message of bad) expect(decodeMessage(encodeMessage('n', message as unknown as ClusterMessage))).toBeUndefined();
   });
 
   it('carries the frame as a string, escaped once, so receivers forward it untouched', () => {

@@ -78,6 +78,19 @@ function toMessage(message: unknown): ClusterMessage | undefined {
         ? { type: 'broadcast', appId, channel, frame }
         : { type: 'broadcast', appId, channel, frame, exceptSocketId };
     }
+    case 'member-added': {
+      const { appId, channel, userId, userInfo, exceptSocketId } = message;
+      if (!isString(appId) || !isString(channel) || !isString(userId) || !isString(userInfo)) return undefined;
+      if (exceptSocketId !== undefined && !isString(exceptSocketId)) return undefined;
+      return exceptSocketId === undefined
+        ? { type: 'member-added', appId, channel, userId, userInfo }
+        : { type: 'member-added', appId, channel, userId, userInfo, exceptSocketId };
+    }
+    case 'member-removed': {
+      const { appId, channel, userId } = message;
+      if (!isString(appId) || !isString(channel) || !isString(userId)) return undefined;
+      return { type: 'member-removed', appId, channel, userId };
+    }
     case 'terminate-user': {
       const { appId, userId } = message;
       if (!isString(appId) || !isString(userId)) return undefined;

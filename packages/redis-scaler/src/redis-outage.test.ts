@@ -1,4 +1,4 @@
-import type { ClusterMessage } from '@org/protocol';
+import { frames as protocolFrames, type ClusterMessage } from '@org/protocol';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createRedisScaler, type ScalerLogger } from './index.js';
@@ -14,7 +14,19 @@ function recordingLogger() {
   return { lines, logger };
 }
 
-const frameOf = (message: ClusterMessage) => (message.type === 'broadcast' ? message.frame : '');
+/** The frame an engine shows for a message (a member change travels as data; the receiving engine builds its frame). */
+function frameOf(message: ClusterMessage): string {
+  switch (message.type) {
+    case 'broadcast':
+      return message.frame;
+    case 'member-added':
+      return protocolFrames.memberAddedFrame(message.channel, message.userId, message.userInfo);
+    case 'member-removed':
+      return protocolFrames.memberRemovedFrame(message.channel, message.userId);
+    default:
+      return '';
+  }
+}
 
 if (redisServerInstalled()) {
   describe('when Redis goes away and comes back', () => {

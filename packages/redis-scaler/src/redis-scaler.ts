@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { frames } from '@org/protocol';
 import type { CachedEvent, ClusterMessage, ClusterMessageHandler, HeldChannel, NodeLoss, NodeLossHandler, PresenceJoin, PresenceMember, Scaler, SocketRemoval } from '@org/protocol';
 import type { Redis, RedisOptions } from 'ioredis';
 import { decodeEnvelope, ownMessagePrefix, senderPrefix } from './bus-codec.js';
@@ -639,10 +638,10 @@ class RedisScalerNode implements RedisScaler {
     for (const user of joined) {
       const index = firstJoinOf.get(presenceKey(user));
       const reply = index === undefined ? undefined : (results[index]?.[1] as (number | string)[] | undefined);
-      if (reply?.[1] === 1) announcements.push({ type: 'broadcast', appId: user.appId, channel: user.channel, frame: frames.memberAddedFrame(user.channel, user.userId, user.userInfo) });
+      if (reply?.[1] === 1) announcements.push({ type: 'member-added', appId: user.appId, channel: user.channel, userId: user.userId, userInfo: user.userInfo });
     }
     left.forEach((user, i) => {
-      if (results[stillPresent[i]!]?.[1] === 0) announcements.push({ type: 'broadcast', appId: user.appId, channel: user.channel, frame: frames.memberRemovedFrame(user.channel, user.userId) });
+      if (results[stillPresent[i]!]?.[1] === 0) announcements.push({ type: 'member-removed', appId: user.appId, channel: user.channel, userId: user.userId });
     });
     // Ahead of what was held: a user who joined during the outage is announced before their messages.
     this.#publisher.prepend(announcements);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createApp, type App } from '../app.js';
 import { createStaticAppProvider } from '../app-provider.js';
-import { signChannel } from '../channel-auth.js';
+import { signChannel } from '../signing.js';
 import { RealtimeServer } from '../realtime-server.js';
 import type { Scaler } from '../scaler.js';
 import { MemoryTransport, type MemorySocket } from './memory-transport.js';

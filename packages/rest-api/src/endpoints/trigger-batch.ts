@@ -1,4 +1,4 @@
-import { RealtimeError, validateTriggerEvent, type ChannelAttributes, type TriggerEvent } from '@org/protocol';
+import { prepareTrigger, RealtimeError, type ChannelAttributes, type PreparedTrigger } from '@org/protocol';
 import { defineEndpoint } from '../endpoint.js';
 import { PusherApiError } from '../errors.js';
 import { batchBodySchema, parseInfo, parseJsonBody } from '../request-body.js';
@@ -10,28 +10,26 @@ import { batchBodySchema, parseInfo, parseJsonBody } from '../request-body.js';
 export const triggerBatch = defineEndpoint({
   method: 'POST',
   path: '/batch_events',
-  parse({ app, body, maxJsonDepth }): TriggerEvent[] {
+  parse({ app, body, maxJsonDepth }): PreparedTrigger[] {
     const { batch } = parseJsonBody(body, batchBodySchema, maxJsonDepth);
     if (batch.length === 0) throw new PusherApiError('INVALID_FIELD', '"batch" must contain at least one event');
     if (batch.length > app.maxBatchSize) {
       throw new PusherApiError('INVALID_FIELD', `"batch" may contain at most ${app.maxBatchSize} events, got ${batch.length}`);
     }
     return batch.map((item, index) => {
-      const event: TriggerEvent = {
-        name: item.name,
-        data: item.data,
-        channels: [item.channel],
-        socketId: item.socket_id,
-        info: parseInfo(item.info),
-      };
       try {
-        validateTriggerEvent(app, event);
+        return prepareTrigger(app, {
+          name: item.name,
+          data: item.data,
+          channels: [item.channel],
+          socketId: item.socket_id,
+          info: parseInfo(item.info),
+        });
       } catch (error) {
         // Keep the engine's code (PAYLOAD_TOO_LARGE stays a 413), name the item.
         if (error instanceof RealtimeError) throw new RealtimeError(error.code, `batch[${index}]: ${error.message}`, { cause: error });
         throw error;
       }
-      return event;
     });
   },
   cost: (events) => ({ kind: 'backend_events', points: events.reduce((sum, event) => sum + event.channels.length, 0) }),

@@ -1,4 +1,4 @@
-import { validateTriggerEvent, type TriggerEvent } from '@org/protocol';
+import { prepareTrigger, type PreparedTrigger } from '@org/protocol';
 import { defineEndpoint } from '../endpoint.js';
 import { eventBodySchema, parseInfo, parseJsonBody } from '../request-body.js';
 
@@ -6,18 +6,16 @@ import { eventBodySchema, parseInfo, parseJsonBody } from '../request-body.js';
 export const triggerEvent = defineEndpoint({
   method: 'POST',
   path: '/events',
-  parse({ app, body, maxJsonDepth }): TriggerEvent {
+  parse({ app, body, maxJsonDepth }): PreparedTrigger {
     const parsed = parseJsonBody(body, eventBodySchema, maxJsonDepth);
-    const event: TriggerEvent = {
+    // Checked here, once, before the rate limiter is charged for it; the engine does not check it again.
+    return prepareTrigger(app, {
       name: parsed.name,
       data: parsed.data,
       channels: parsed.channels ?? (parsed.channel === undefined ? [] : [parsed.channel]),
       socketId: parsed.socket_id,
       info: parseInfo(parsed.info),
-    };
-    // Validated here, before the rate limiter is charged for it.
-    validateTriggerEvent(app, event);
-    return event;
+    });
   },
   cost: (event) => ({ kind: 'backend_events', points: event.channels.length }),
   async run(server, app, event) {
