@@ -20,7 +20,6 @@ export { createPusherBroadcaster } from './broadcast/pusher-broadcaster.js';
 export type { PusherBroadcasterOptions } from './broadcast/pusher-broadcaster.js';
 export { createMemoryBroadcaster } from './broadcast/memory-broadcaster.js';
 export type { MemoryBroadcaster, RecordedEvent } from './broadcast/memory-broadcaster.js';
-export { signPrivateChannel, signRequest } from './broadcast/pusher-signature.js';
 
 // Storage
 export type { ArchivedFilter, ChangeResult, ListQuery, ListResult, MarkReadResult, NewNotification, NotificationStore, ReadStatus } from './store/notification-store.js';

@@ -17,7 +17,7 @@ import type {
   UnreadListResponse,
 } from '../contract.js';
 import { NOTIFICATION_EVENTS, defaultChannelFor } from '../broadcast/broadcaster.js';
-import { SOCKET_ID } from '../broadcast/pusher-signature.js';
+import { SOCKET_ID } from '../broadcast/socket-id.js';
 import { NotificationsError } from '../errors.js';
 import type { NotificationsErrorCode } from '../errors.js';
 import { parseOptions } from '../options.js';

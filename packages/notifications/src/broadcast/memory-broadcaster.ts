@@ -1,5 +1,5 @@
 import type { Broadcaster } from './broadcaster.js';
-import { signPrivateChannel } from './pusher-signature.js';
+import { signChannel } from '@org/protocol/signing';
 
 export interface RecordedEvent {
   channels: string[];
@@ -26,7 +26,7 @@ export function createMemoryBroadcaster(credentials?: { key: string; secret: str
     },
   };
   if (credentials) {
-    broadcaster.authorizeChannel = (socketId, channelName) => ({ auth: signPrivateChannel(credentials.key, credentials.secret, socketId, channelName) });
+    broadcaster.authorizeChannel = (socketId, channelName) => ({ auth: signChannel(credentials, socketId, channelName) });
   }
   return broadcaster;
 }

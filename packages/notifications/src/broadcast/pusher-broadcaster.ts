@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { NotificationsError } from '../errors.js';
 import { parseOptions } from '../options.js';
 import type { Broadcaster } from './broadcaster.js';
-import { SOCKET_ID, signPrivateChannel, signRequest } from './pusher-signature.js';
+import { signChannel, signRequest } from '@org/protocol/signing';
+import { SOCKET_ID } from './socket-id.js';
 
 const optionsSchema = z.object({
   appId: z.string().min(1),
@@ -55,7 +56,7 @@ export function createPusherBroadcaster(options: PusherBroadcasterOptions): Broa
       const payload: Record<string, unknown> = { name: event, channels, data: encoded };
       if (triggerOptions.socketId !== undefined && SOCKET_ID.test(triggerOptions.socketId)) payload.socket_id = triggerOptions.socketId;
       const body = JSON.stringify(payload);
-      const query = signRequest({ key: o.key, secret: o.secret, method: 'POST', path, body });
+      const query = signRequest(o, { method: 'POST', path, body });
       let response: Response;
       try {
         response = await fetch(`${origin}${path}?${query}`, {
@@ -74,7 +75,7 @@ export function createPusherBroadcaster(options: PusherBroadcasterOptions): Broa
     },
 
     authorizeChannel(socketId, channelName) {
-      return { auth: signPrivateChannel(o.key, o.secret, socketId, channelName) };
+      return { auth: signChannel(o, socketId, channelName) };
     },
   };
 }
