@@ -3,6 +3,7 @@ import { createPrivateKey } from 'node:crypto';
 import { createStaticAppProvider, RealtimeServer, type App, type Scaler } from '@org/protocol';
 import { createPusherApi, createPusherApiHandler, type PusherApiOptions, type RateLimitKind } from '@org/rest-api';
 import { createRateLimitedReporter, createUwsServer, type TlsOptions, type UwsServer } from '@org/transport-uws';
+import { createWebhooks } from '@org/webhooks';
 import type { Config } from './config/schema.js';
 import { toApp } from './config/to-apps.js';
 import type { Logging } from './logging.js';
@@ -10,7 +11,6 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { listenForMetrics, type MetricsListener } from './metrics-listener.js';
 import { createRateLimits } from './rate-limiting/create-rate-limits.js';
 import { createConfiguredScaler } from './scaling/create-scaler.js';
-import { createWebhooks } from './webhooks/index.js';
 
 export interface DaemonOptions {
   config: Config;
@@ -82,7 +82,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const rateLimits = createRateLimits(config, log);
   await rateLimits?.ready();
   logging.setDebugApps(config.applications.filter((app) => app.enable_debug).map((app) => app.id));
-  const webhooks = createWebhooks({ server: engine, apps: config.applications, log: logging.scope('webhooks'), observer: metrics.webhookObserver });
+  const webhooks = createWebhooks({ events: engine.events, apps: config.applications, logger: logging.scope('webhooks'), observer: metrics.webhookObserver });
 
   const apiOptions: PusherApiOptions = {
     server: engine,

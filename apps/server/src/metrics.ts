@@ -3,7 +3,7 @@ import type { RedisScalerStats } from '@org/redis-scaler';
 import type { RateLimitKind as ApiRateLimitKind } from '@org/rest-api';
 import type { TransportCallback, TransportRefusal } from '@org/transport-uws';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { DeliveryObserver } from './webhooks/index.js';
+import type { DeliveryObserver } from '@org/webhooks';
 
 /** What a rate limiter refused: HTTP API triggers or reads, or client events on a socket. */
 type RateLimitKind = ApiRateLimitKind | 'client_events';

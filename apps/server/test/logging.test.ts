@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startWebhookReceiver } from '../src/webhooks/testing/webhook-receiver.js';
+import { startWebhookReceiver } from '@org/webhooks/testing';
 import { daemonConfig, testApp } from './helpers/apps.js';
 import { backend, connected, pusherClient, subscribed } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';

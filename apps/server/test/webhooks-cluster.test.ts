@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type WebhookReceiver } from '../src/webhooks/testing/webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '@org/webhooks/testing';
 import { daemonConfig, testApp } from './helpers/apps.js';
 import { backend } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type WebhookReceiver } from '../src/webhooks/testing/webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '@org/webhooks/testing';
 import { daemonConfig, testApp } from './helpers/apps.js';
 import { connected, disconnect, pusherClient, subscribed } from './helpers/clients.js';
 import { startDaemon } from './helpers/daemon.js';

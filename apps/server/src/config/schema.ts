@@ -1,3 +1,4 @@
+import { webhookConfigSchema } from '@org/webhooks';
 import { z } from 'zod';
 
 /**
@@ -31,18 +32,6 @@ export const serverSchema = z.strictObject({
   shutdown_grace_period: seconds.default(5),
 });
 
-/** 4 MiB: minutes of a busy app's webhooks, and a bound on what a dead receiver costs in memory. */
-export const defaultWebhookMaxQueueBytes = 4 * 1024 * 1024;
-
-const webhookSchema = z.strictObject({
-  url: z.url(),
-  event_types: z.array(z.enum(['channel_occupied', 'channel_vacated', 'member_added', 'member_removed', 'client_event', 'cache_miss'])).optional(),
-  filter: z.strictObject({ channel_name_starts_with: z.string().optional(), channel_name_ends_with: z.string().optional() }).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  /** Bytes of requests waiting per webhook while its receiver is slow or down; over it the oldest are dropped. */
-  max_queue_bytes: z.number().int().min(1_024).default(defaultWebhookMaxQueueBytes),
-});
-
 export const applicationSchema = z.strictObject({
   id: z.coerce.string().min(1),
   key: z.string().min(1),
@@ -67,7 +56,8 @@ export const applicationSchema = z.strictObject({
   max_frames_per_second: z.number().int().positive().default(100),
   /** Deepest nesting of arrays and objects accepted in JSON from clients. */
   max_json_depth: z.number().int().positive().max(1_000).default(64),
-  webhooks: z.array(webhookSchema).default([]),
+  /** @org/webhooks' own schema for an entry (its defaults, e.g. max_queue_bytes, stay in that package). */
+  webhooks: z.array(webhookConfigSchema).default([]),
 });
 
 const redisConnectionSchema = z.strictObject({

@@ -1,9 +1,5 @@
-import type { ApplicationConfig } from '../config/schema.js';
+import type { WebhookConfig } from './options.js';
 import type { WebhookEvent, WebhookEventName } from './webhook-event.js';
-
-type ParsedWebhookConfig = ApplicationConfig['webhooks'][number];
-/** A webhook as configured; `max_queue_bytes` may be left to the caller's default (the schema fills it in). */
-export type WebhookConfig = Omit<ParsedWebhookConfig, 'max_queue_bytes'> & Partial<Pick<ParsedWebhookConfig, 'max_queue_bytes'>>;
 
 /** One configured webhook, resolved once at start. */
 export interface WebhookTarget {

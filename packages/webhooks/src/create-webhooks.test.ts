@@ -2,10 +2,10 @@ import { createHmac } from 'node:crypto';
 import { createApp, createStaticAppProvider, RealtimeServer, signChannel, silentLogger } from '@org/protocol';
 import { MemoryTransport, settle, type MemorySocket } from '@org/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWebhooks, type Webhooks, type WebhooksOptions } from './create-webhooks.js';
+import { createWebhooks, type Webhooks } from './create-webhooks.js';
+import type { WebhookConfig, WebhooksOptions } from './options.js';
 import type { DeliveryObserver } from './target-queue.js';
 import { startWebhookReceiver, type WebhookReceiver } from './testing/webhook-receiver.js';
-import type { WebhookConfig } from './webhook-target.js';
 
 const appConfig = { id: 'wh', key: 'wh-key', secret: 'wh-secret-1234' };
 const app = createApp(appConfig);
@@ -33,9 +33,9 @@ async function setup(webhooks: WebhookConfig[], options: Partial<WebhooksOptions
     dropped: (_app, reason, events) => void counts.dropped.push(`${reason}:${events}`),
   };
   const hooks: Webhooks = createWebhooks({
-    server,
+    events: server.events,
     apps: [{ ...appConfig, webhooks }],
-    log: silentLogger,
+    logger: silentLogger,
     observer,
     debounceMs: 150,
     batchWindowMs: 10,
@@ -209,7 +209,7 @@ describe('bounded queue and shutdown', () => {
     let release = false;
     const hook = await receiver(() => (release ? 200 : 500));
     // One channel_occupied batch costs ~430 bytes here (body, headers, allowance): two fit, a third does not.
-    const { transport, counts } = await setup([{ url: hook.url, max_queue_bytes: 1_000 }], { batchWindowMs: 1, retry: { initialDelayMs: 150, maxDelayMs: 150 } });
+    const { transport, counts } = await setup([{ url: hook.url, max_queue_bytes: 1_024 }], { batchWindowMs: 1, retry: { initialDelayMs: 150, maxDelayMs: 150 } });
     const socket = await transport.connect({ appKey: app.key });
     for (const channel of ['a', 'b', 'c', 'd']) {
       await subscribe(socket, channel);

@@ -1,9 +1,8 @@
-import type { Logger } from '@org/protocol';
+import { signWebhook, type Logger } from '@org/protocol';
 import type { Dispatcher } from 'undici';
 import { WebhookDeliveryError, type WebhookFailureCode } from './errors.js';
 import { postWebhook, type WebhookRequest } from './post-webhook.js';
 import { nextAttemptAt, type RetryPolicy } from './retry-policy.js';
-import { webhookSignature } from './signature.js';
 import type { WebhookEvent } from './webhook-event.js';
 import type { WebhookTarget } from './webhook-target.js';
 
@@ -152,7 +151,7 @@ export class TargetQueue {
       ...target.headers,
       'Content-Type': 'application/json',
       'X-Pusher-Key': app.key,
-      'X-Pusher-Signature': webhookSignature(app.secret, body),
+      'X-Pusher-Signature': signWebhook(app.secret, body),
     };
     const request = { url: target.url, body, headers };
     this.#enqueue({ request, events: events.length, bytes: batchBytes(request), failures: 0, firstAttemptAt: undefined });

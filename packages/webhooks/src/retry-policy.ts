@@ -1,3 +1,5 @@
+import { exponentialBackoff } from '@org/backoff';
+
 /** How failed deliveries are retried: exponential backoff with jitter, inside a time window. */
 export interface RetryPolicy {
   /** Delay before the first retry, in ms. */
@@ -9,16 +11,15 @@ export interface RetryPolicy {
   retryWindowMs: number;
 }
 
-export const defaultRetryPolicy: RetryPolicy = { initialDelayMs: 1_000, maxDelayMs: 60_000, factor: 2, retryWindowMs: 5 * 60_000 };
+export const defaultRetryPolicy: Readonly<RetryPolicy> = { initialDelayMs: 1_000, maxDelayMs: 60_000, factor: 2, retryWindowMs: 5 * 60_000 };
 
 /**
  * The delay after the `failures`-th failed attempt: the exponential step,
  * capped, then jittered to between half and all of it so receivers that
- * come back are not hit by every node at the same instant.
+ * come back are not hit by every node at the same instant (@org/backoff).
  */
 export function retryDelay(policy: RetryPolicy, failures: number, random: () => number = Math.random): number {
-  const step = Math.min(policy.maxDelayMs, policy.initialDelayMs * policy.factor ** Math.max(0, failures - 1));
-  return step / 2 + random() * (step / 2);
+  return exponentialBackoff({ initial: policy.initialDelayMs, max: policy.maxDelayMs, factor: policy.factor }, failures, random);
 }
 
 /** When to try again, or undefined when that would leave the retry window. */

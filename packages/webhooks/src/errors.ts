@@ -13,3 +13,9 @@ export class WebhookDeliveryError extends Error {
     this.status = options.status;
   }
 }
+
+/** `createWebhooks` was given an option it cannot use; the message names every bad key. */
+export class WebhooksOptionError extends Error {
+  override readonly name = 'WebhooksOptionError';
+  readonly code = 'INVALID_OPTION';
+}

@@ -1,0 +1,1 @@
+export { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './webhook-receiver.js';
