@@ -1,9 +1,22 @@
-// Shared lint rules for every package; each package runs `eslint src`.
+// Shared lint rules for the whole repository: each workspace package runs `eslint .` (sources,
+// tests, scripts and configs alike) and the root runs `eslint --no-warn-ignored eslint.config.js scripts`
+// for its own files. Import cycles are checked by scripts/check-cycles.mjs (it sees type-only
+// imports, across packages too).
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/artifacts/**', 'bench/results/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/artifacts/**',
+      '**/coverage/**',
+      '**/.turbo/**',
+      'bench/results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,5 +26,17 @@ export default tseslint.config(
       // Packages talk only through each other's public exports.
       'no-restricted-imports': ['error', { patterns: ['@org/*/src/*', '@org/*/dist/*'] }],
     },
+  },
+  // Plain JavaScript (build, bench and maintenance scripts) runs on Node; TypeScript files get
+  // their globals from their tsconfig's `lib`/`types`, which the compiler checks.
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    ignores: ['apps/demo/public/**'],
+    languageOptions: { globals: globals.node },
+  },
+  // Served as is to the demo's browser pages.
+  {
+    files: ['apps/demo/public/**/*.js'],
+    languageOptions: { globals: globals.browser },
   },
 );
