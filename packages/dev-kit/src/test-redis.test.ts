@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { freePort } from './free-port.js';
+import { redisServerInstalled, startRedisServer } from './redis-server.js';
+import { testRedis } from './test-redis.js';
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+async function answers(url: string): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** A PATH on which no redis-server is found. */
+function withoutRedisServer(): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'dev-kit-empty-path-'));
+  vi.stubEnv('PATH', dir);
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+describe('testRedis', () => {
+  it('refuses a REDIS_URL that does not answer, with REDIS_UNAVAILABLE', async () => {
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    vi.stubEnv('REDIS_URL', url);
+    await expect(testRedis()).rejects.toMatchObject({ code: 'REDIS_UNAVAILABLE', message: `REDIS_URL=${url} is set but Redis does not answer` });
+  });
+
+  it('without REDIS_URL or redis-server: undefined outside CI, REDIS_UNAVAILABLE naming the tests in CI', async () => {
+    vi.stubEnv('REDIS_URL', '');
+    const cleanup = withoutRedisServer();
+    try {
+      expect(await testRedis({ ci: false })).toBeUndefined();
+      await expect(testRedis({ ci: true, tests: 'the scaling tests' })).rejects.toMatchObject({
+        code: 'REDIS_UNAVAILABLE',
+        message: 'REDIS_URL is not set and redis-server is not installed, but CI=true requires the scaling tests to run',
+      });
+    } finally {
+      cleanup();
+    }
+  });
+
+  describe.skipIf(!redisServerInstalled())('with redis-server installed', () => {
+    it('uses REDIS_URL when it answers, and stop() leaves that Redis running', async () => {
+      const external = await startRedisServer();
+      try {
+        vi.stubEnv('REDIS_URL', external.url);
+        const redis = await testRedis();
+        expect(redis?.url).toBe(external.url);
+        await redis?.stop();
+        expect(await answers(external.url)).toBe(true);
+      } finally {
+        await external.kill();
+      }
+    });
+
+    it('without REDIS_URL starts a redis-server of its own, and stop() kills it', async () => {
+      vi.stubEnv('REDIS_URL', '');
+      const redis = await testRedis({ ci: true });
+      expect(redis).toBeDefined();
+      expect(redis!.url).toMatch(/^redis:\/\/127\.0\.0\.1:\d+$/);
+      expect(await answers(redis!.url)).toBe(true);
+      await redis!.stop();
+      expect(await answers(redis!.url)).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,53 @@
+import { Redis } from 'ioredis';
+import { DevKitError } from './errors.js';
+import { redisServerInstalled, startRedisServer } from './redis-server.js';
+
+/** `CI=true`: tests that need Redis fail without one instead of skipping. */
+export const inCI = process.env['CI'] === 'true';
+
+/** The Redis a test file uses; `stop()` kills it when it is our own, and leaves `REDIS_URL`'s alone. */
+export interface TestRedis {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export interface TestRedisOptions {
+  /** Named in the CI error ("CI=true requires {tests} to run"); default 'the Redis tests'. */
+  tests?: string;
+  /** Whether a missing Redis is an error; default {@link inCI}. */
+  ci?: boolean;
+}
+
+/**
+ * `REDIS_URL` when set (CI starts one; it must answer a PING), else a
+ * redis-server of our own on a free loopback port. Without either: undefined
+ * outside CI (the caller skips its tests with a message), an error in CI.
+ */
+export async function testRedis(options: TestRedisOptions = {}): Promise<TestRedis | undefined> {
+  const url = process.env['REDIS_URL'];
+  if (url) {
+    await ping(url);
+    return { url, stop: async () => {} };
+  }
+  if (redisServerInstalled()) {
+    const server = await startRedisServer();
+    return { url: server.url, stop: () => server.kill() };
+  }
+  if (options.ci ?? inCI) {
+    throw new DevKitError('REDIS_UNAVAILABLE', `REDIS_URL is not set and redis-server is not installed, but CI=true requires ${options.tests ?? 'the Redis tests'} to run`);
+  }
+  return undefined;
+}
+
+/** One PING without retries, so a wrong `REDIS_URL` fails the run at once instead of hanging it. */
+async function ping(url: string): Promise<void> {
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (error) {
+    throw new DevKitError('REDIS_UNAVAILABLE', `REDIS_URL=${url} is set but Redis does not answer`, { cause: error });
+  } finally {
+    probe.disconnect();
+  }
+}
