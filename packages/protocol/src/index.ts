@@ -9,6 +9,7 @@ export { RealtimeError, type RealtimeErrorCode } from './errors.js';
 export * as frames from './frames.js';
 export { hostEvents, type HostEventListener, type HostEventMap, type HostEventName, type HostEvents } from './host-events.js';
 export { prepareTrigger, PreparedTrigger, type ChannelAttributes, type TriggerEvent } from './http-operations.js';
+export { ClusterState, type ClusterStateOptions, type PresenceUserState } from './cluster-state.js';
 export { createLocalScaler } from './local-scaler.js';
 export { silentLogger, silentLoggerFactory, type LogScope, type Logger, type LoggerFactory } from './logger.js';
 export { originAllowed } from './origin.js';
