@@ -6,7 +6,7 @@ import {
   createPgliteStore,
   createPusherBroadcaster,
 } from '@org/notifications';
-import type { Broadcaster, NotificationStore } from '@org/notifications';
+import type { Broadcaster, NotificationStorage } from '@org/notifications';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { z } from 'zod';
@@ -22,7 +22,7 @@ import type { Session } from './session.js';
 
 export interface DemoApp {
   app: Hono<DemoEnv>;
-  store: NotificationStore;
+  store: NotificationStorage;
   broadcaster: Broadcaster;
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { NewNotification, NotificationStore } from '@org/notifications';
+import type { NewNotification, NotificationStorage } from '@org/notifications';
 
 type SeedContent = Omit<NewNotification, 'userId' | 'type' | 'message' | 'action_url' | 'icon' | 'icon_class' | 'actions' | 'data'> &
   Partial<Pick<NewNotification, 'type' | 'message' | 'action_url' | 'icon' | 'actions' | 'data'>>;
@@ -24,7 +24,7 @@ const SAMPLES: readonly SeedContent[] = [
 ];
 
 /** Replaces the user's notifications with `count` samples; the first `readCount` (oldest) are already read. */
-export async function seedNotifications(store: NotificationStore, userId: string, count: number, readCount = 2): Promise<void> {
+export async function seedNotifications(store: NotificationStorage, userId: string, count: number, readCount = 2): Promise<void> {
   await store.deleteAll(userId);
   for (let index = 0; index < count; index += 1) {
     const sample = SAMPLES[index % SAMPLES.length] as SeedContent;

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { createAdaptorServer } from '@hono/node-server';
 import { createNotificationManager, createNotificationsApi, createPgliteStore } from '@org/notifications';
-import type { Broadcaster, NotificationContent, NotificationStore } from '@org/notifications';
+import type { Broadcaster, NotificationContent, NotificationStorage } from '@org/notifications';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
@@ -99,7 +99,7 @@ export interface TestServer {
 
   // Additions beyond the shared contract.
   /** The real store behind the API (user `USER_ID`'s rows are the bell's). */
-  store: NotificationStore;
+  store: NotificationStorage;
   /**
    * Sends a notification the way a backend does (database + broadcast channels): stored with
    * created_at = now, then `notification.created` with `unread_count` on the user's hub topic.

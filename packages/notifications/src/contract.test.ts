@@ -18,7 +18,7 @@ import type {
 } from './contract.js';
 import type * as Root from './index.js';
 import type { ACTION_TYPES, NOTIFICATION_ICONS } from './resource.js';
-import type { NotificationStore } from './store/notification-store.js';
+import type { NotificationStorage } from './store/notification-storage.js';
 import type { RESOURCE_KEYS } from './api/api-suite.js';
 
 describe('the contract types', () => {
@@ -40,7 +40,7 @@ describe('the contract types', () => {
     expectTypeOf<MarkAllReadResponse>().toEqualTypeOf<{ marked: number; meta: { unread_count: number } }>();
     expectTypeOf<DeleteResponse>().toEqualTypeOf<{ deleted: number; meta: { unread_count: number } }>();
     // The store hands out the same resource the API serialises.
-    expectTypeOf<Awaited<ReturnType<NotificationStore['get']>>>().toEqualTypeOf<NotificationResource | null>();
+    expectTypeOf<Awaited<ReturnType<NotificationStorage['get']>>>().toEqualTypeOf<NotificationResource | null>();
     // The package root re-exports the contract unchanged.
     expectTypeOf<Root.NotificationResource>().toEqualTypeOf<NotificationResource>();
     expectTypeOf<Root.NotificationLiveEvents>().toEqualTypeOf<NotificationLiveEvents>();

@@ -22,7 +22,7 @@ export { createMemoryBroadcaster } from './broadcast/memory-broadcaster.js';
 export type { MemoryBroadcaster, RecordedEvent } from './broadcast/memory-broadcaster.js';
 
 // Storage
-export type { ArchivedFilter, ChangeResult, ListQuery, ListResult, MarkReadResult, NewNotification, NotificationStore, ReadStatus } from './store/notification-store.js';
+export type { ArchivedFilter, ChangeResult, ListQuery, ListResult, MarkReadResult, NewNotification, NotificationStorage, ReadStatus } from './store/notification-storage.js';
 export { createSqlStore, isNotificationId } from './store/sql-store.js';
 export type { SqlStoreOptions } from './store/sql-store.js';
 export { createPgliteStore } from './store/create-pglite-store.js';

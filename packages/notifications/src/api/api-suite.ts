@@ -7,7 +7,7 @@ import { createPusherBroadcaster } from '../broadcast/pusher-broadcaster.js';
 import { startPusherApiTestServer } from '../broadcast/pusher-api-test-server.js';
 import type { PusherApiTestServer } from '../broadcast/pusher-api-test-server.js';
 import type { NotificationLiveEventName, NotificationLiveEvents } from '../contract.js';
-import type { NotificationStore } from '../store/notification-store.js';
+import type { NotificationStorage } from '../store/notification-storage.js';
 import { content } from '../store/store-conformance.js';
 import { createNotificationsApi } from './create-notifications-api.js';
 
@@ -34,9 +34,9 @@ const keysOf = (value: object): string[] => Object.keys(value).sort();
  * The bell's HTTP contract, exercised over a real loopback HTTP server, with the real Pusher
  * broadcaster talking to a real signature-checking HTTP server.
  */
-export function runApiSuite(name: string, openStore: () => Promise<NotificationStore>, teardown: () => Promise<void> = async () => {}): void {
+export function runApiSuite(name: string, openStore: () => Promise<NotificationStorage>, teardown: () => Promise<void> = async () => {}): void {
   describe(`notifications JSON API on ${name}`, () => {
-    let store: NotificationStore;
+    let store: NotificationStorage;
     let pusher: PusherApiTestServer;
     let base: string;
     let close: () => Promise<void>;

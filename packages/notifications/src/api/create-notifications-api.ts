@@ -21,7 +21,7 @@ import { SOCKET_ID } from '../broadcast/socket-id.js';
 import { NotificationsError } from '../errors.js';
 import type { NotificationsErrorCode } from '../errors.js';
 import { parseOptions } from '../options.js';
-import type { ChangeResult, ListResult, NotificationStore } from '../store/notification-store.js';
+import type { ChangeResult, ListResult, NotificationStorage } from '../store/notification-storage.js';
 import { isNotificationId } from '../store/sql-store.js';
 import { checkCsrf } from './csrf.js';
 import type { CsrfOptions } from './csrf.js';
@@ -34,7 +34,7 @@ export interface ApiUser {
 }
 
 export interface NotificationsApiOptions {
-  store: NotificationStore;
+  store: NotificationStorage;
   /** Who is asking; null/undefined means 401. */
   resolveUser: (c: Context) => ApiUser | null | undefined | Promise<ApiUser | null | undefined>;
   /** How mutations (PATCH, DELETE, POST) are checked against CSRF. */
@@ -55,7 +55,7 @@ const fn = (what: string) => z.custom<(...args: never[]) => unknown>((v) => type
 
 const optionsSchema = z
   .object({
-    store: z.custom<NotificationStore>((v) => typeof v === 'object' && v !== null && typeof (v as NotificationStore).list === 'function', 'must be a NotificationStore'),
+    store: z.custom<NotificationStorage>((v) => typeof v === 'object' && v !== null && typeof (v as NotificationStorage).list === 'function', 'must be a NotificationStorage'),
     resolveUser: fn('a function (c) => { id } | null'),
     csrf: z.union([
       z.object({ token: fn('a function (c) => string'), headerName: z.string().min(1).optional() }),

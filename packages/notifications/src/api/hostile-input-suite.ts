@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBroadcaster } from '../broadcast/memory-broadcaster.js';
 import type { ApiErrorCode } from '../contract.js';
-import type { NotificationStore } from '../store/notification-store.js';
+import type { NotificationStorage } from '../store/notification-storage.js';
 import { content } from '../store/store-conformance.js';
 import { createNotificationsApi } from './create-notifications-api.js';
 
@@ -11,9 +11,9 @@ import { createNotificationsApi } from './create-notifications-api.js';
  * with the right status (never a 500 or a thrown error), and a refused request changes nothing.
  * Runs are bounded (a few hundred requests in all) to keep the suite fast.
  */
-export function runHostileInputSuite(openStore: () => Promise<NotificationStore>): void {
+export function runHostileInputSuite(openStore: () => Promise<NotificationStorage>): void {
   describe('notifications API under hostile input', () => {
-    let store: NotificationStore;
+    let store: NotificationStorage;
     let app: ReturnType<typeof createNotificationsApi>;
     const broadcaster = createMemoryBroadcaster({ key: 'k', secret: 's' });
     const ownIds: string[] = [];

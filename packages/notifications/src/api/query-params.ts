@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NotificationsError } from '../errors.js';
-import type { ArchivedFilter, ReadStatus } from '../store/notification-store.js';
+import type { ArchivedFilter, ReadStatus } from '../store/notification-storage.js';
 
 /** Deepest page we serve; beyond it OFFSET scans get expensive and no bell needs them. */
 export const MAX_PAGE = 10_000;

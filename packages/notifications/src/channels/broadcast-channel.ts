@@ -4,7 +4,7 @@ import { NOTIFICATION_EVENTS, defaultChannelFor } from '../broadcast/broadcaster
 import type { NotificationChannel, RenderableNotification } from '../core/contracts.js';
 import { resolveUserId } from '../core/resolve-recipient.js';
 import type { NotificationResource } from '../resource.js';
-import type { NotificationStore } from '../store/notification-store.js';
+import type { NotificationStorage } from '../store/notification-storage.js';
 import { render } from './render.js';
 
 export interface BroadcastChannelOptions {
@@ -13,7 +13,7 @@ export interface BroadcastChannelOptions {
    * When given, the event carries the stored row (same id and created_at as the `database`
    * channel wrote, if it ran first) and the authoritative `unread_count`.
    */
-  store?: NotificationStore;
+  store?: NotificationStorage;
   /** Private channel for a user. Default `private-App.Model.Entity.User.{userId}`. */
   channelFor?: (userId: string) => string;
 }

@@ -1,13 +1,13 @@
 import type { Broadcaster } from '../broadcast/broadcaster.js';
 import { createBroadcastChannel } from '../channels/broadcast-channel.js';
 import { createDatabaseChannel } from '../channels/database-channel.js';
-import type { NotificationStore } from '../store/notification-store.js';
+import type { NotificationStorage } from '../store/notification-storage.js';
 import type { ChannelResolver, NotificationChannel } from './contracts.js';
 import { NotificationManager } from './notification-manager.js';
 
 export interface CreateNotificationManagerOptions {
   /** Registers the `database` channel. */
-  store?: NotificationStore;
+  store?: NotificationStorage;
   /** Registers the `broadcast` channel. */
   broadcaster?: Broadcaster;
   channelFor?: (userId: string) => string;

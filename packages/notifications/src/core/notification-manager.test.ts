@@ -5,7 +5,7 @@ import type { PusherApiTestServer } from '../broadcast/pusher-api-test-server.js
 import { DeliveryError, NotificationsError } from '../errors.js';
 import type { NotificationContent } from '../resource.js';
 import { createPgliteStore } from '../store/create-pglite-store.js';
-import type { NotificationStore } from '../store/notification-store.js';
+import type { NotificationStorage } from '../store/notification-storage.js';
 import type { Notifiable, Notification, NotificationChannel } from './contracts.js';
 import { createNotificationManager } from './create-notification-manager.js';
 import { NotificationManager } from './notification-manager.js';
@@ -39,7 +39,7 @@ function collectingChannel(sent: Sent[]): NotificationChannel {
 }
 
 describe('NotificationManager with the database and broadcast channels', () => {
-  let store: NotificationStore;
+  let store: NotificationStorage;
   let pusher: PusherApiTestServer;
   let manager: NotificationManager;
 

@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { z } from 'zod';
 import { parseOptions } from '../options.js';
 import { pgliteClient } from '../sql/pglite-client.js';
-import type { NotificationStore } from './notification-store.js';
+import type { NotificationStorage } from './notification-storage.js';
 import { createSqlStore } from './sql-store.js';
 
 const optionsSchema = z.object({
@@ -24,7 +24,7 @@ export interface PgliteStoreOptions {
 }
 
 /** The embedded default: real Postgres compiled to WASM, in this process, no server needed. */
-export async function createPgliteStore(options: PgliteStoreOptions = {}): Promise<NotificationStore> {
+export async function createPgliteStore(options: PgliteStoreOptions = {}): Promise<NotificationStorage> {
   const o = parseOptions(optionsSchema, options, 'createPgliteStore');
   const owned = o.db === undefined;
   const db = o.db ?? (o.dataDir === undefined ? await PGlite.create() : await PGlite.create(o.dataDir));

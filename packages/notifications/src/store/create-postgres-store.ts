@@ -4,7 +4,7 @@ import { NotificationsError } from '../errors.js';
 import { parseOptions } from '../options.js';
 import { pgClient } from '../sql/pg-client.js';
 import type { PgPoolLike } from '../sql/pg-client.js';
-import type { NotificationStore } from './notification-store.js';
+import type { NotificationStorage } from './notification-storage.js';
 import { createSqlStore } from './sql-store.js';
 
 type PgModule = typeof PgNamespace;
@@ -35,7 +35,7 @@ export interface PostgresStoreOptions {
 }
 
 /** Production store on PostgreSQL through node-postgres; same SQL and migrations as PGlite. */
-export async function createPostgresStore(options: PostgresStoreOptions): Promise<NotificationStore> {
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<NotificationStorage> {
   const o = parseOptions(optionsSchema, options, 'createPostgresStore');
   let pool: PgPoolLike;
   const owned = o.pool === undefined;

@@ -56,7 +56,7 @@ export type MarkReadResult = ChangeResult;
  * Archived notifications stay stored and readable by id, but lists leave them out unless asked
  * (`archived: 'only' | 'include'`), and they never count as unread.
  */
-export interface NotificationStore {
+export interface NotificationStorage {
   /** Validates the content with the same rules as the notification channels (INVALID_NOTIFICATION). */
   create(input: NewNotification): Promise<NotificationResource>;
   /** Newest first. */

@@ -5,7 +5,7 @@ import type { NotificationAction, NotificationIcon, NotificationResource } from 
 import { quoteIdentifier } from '../sql/identifier.js';
 import { migrate } from '../sql/migrations.js';
 import type { SqlClient } from '../sql/sql-client.js';
-import type { ChangeResult, ListQuery, ListResult, NewNotification, NotificationStore } from './notification-store.js';
+import type { ChangeResult, ListQuery, ListResult, NewNotification, NotificationStorage } from './notification-storage.js';
 
 export interface SqlStoreOptions {
   client: SqlClient;
@@ -88,8 +88,8 @@ function toResource(row: Row): NotificationResource {
   };
 }
 
-/** The one SQL implementation of NotificationStore, shared by the PGlite and PostgreSQL drivers. */
-export async function createSqlStore(options: SqlStoreOptions): Promise<NotificationStore> {
+/** The one SQL implementation of NotificationStorage, shared by the PGlite and PostgreSQL drivers. */
+export async function createSqlStore(options: SqlStoreOptions): Promise<NotificationStorage> {
   const { client } = options;
   const schema = quoteIdentifier(options.schema ?? 'public', 'schema');
   const table = `${schema}.notifications`;

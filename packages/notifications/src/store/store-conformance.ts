@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormalizedContent } from '../content-schema.js';
-import type { ListQuery, NewNotification, NotificationStore } from './notification-store.js';
+import type { ListQuery, NewNotification, NotificationStorage } from './notification-storage.js';
 
 /** Content with every field defaulted, for tests. */
 export function content(overrides: Partial<NormalizedContent> = {}): NormalizedContent {
@@ -24,12 +24,12 @@ export function uniqueSchema(prefix: string): string {
 }
 
 /**
- * The behaviour every NotificationStore must have. Runs against PGlite always and against
+ * The behaviour every NotificationStorage must have. Runs against PGlite always and against
  * PostgreSQL when DATABASE_URL is set.
  */
-export function runStoreConformance(name: string, open: () => Promise<NotificationStore>, teardown: () => Promise<void> = async () => {}): void {
-  describe(`NotificationStore conformance: ${name}`, () => {
-    let store: NotificationStore;
+export function runStoreConformance(name: string, open: () => Promise<NotificationStorage>, teardown: () => Promise<void> = async () => {}): void {
+  describe(`NotificationStorage conformance: ${name}`, () => {
+    let store: NotificationStorage;
     const add = (userId: string, c: Partial<NewNotification> = {}) => store.create({ ...content(), userId, ...c });
 
     beforeAll(async () => {
