@@ -1,11 +1,10 @@
+import { privateNodePackage } from '@org/dev-kit/tsup';
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: { run: 'src/run.ts', 'ceiling-bin': 'src/ceiling/ceiling-bin.ts', 'hostile-connection': 'src/hostile-connection.ts' },
-  external: ['uWebSockets.js', 'ioredis'],
-  format: ['esm'],
-  dts: false,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default defineConfig(
+  privateNodePackage({
+    entry: { run: 'src/run.ts', 'ceiling-bin': 'src/ceiling/ceiling-bin.ts', 'hostile-connection': 'src/hostile-connection.ts' },
+    external: ['uWebSockets.js', 'ioredis'],
+    dts: false,
+  }),
+);

@@ -1,10 +1,9 @@
+import { privateNodePackage } from '@org/dev-kit/tsup';
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', bin: 'src/bin.ts' },
-  format: ['esm'],
-  dts: { entry: { index: 'src/index.ts' } },
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default defineConfig(
+  privateNodePackage({
+    entry: { index: 'src/index.ts', bin: 'src/bin.ts' },
+    dts: { entry: { index: 'src/index.ts' } },
+  }),
+);

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { browserPackage, browserTarget } from '@org/dev-kit/tsup';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { minifyCssTemplatesPlugin } from './scripts/minify-css-templates.js';
@@ -10,21 +11,17 @@ import type { Options } from 'tsup';
  * the application's bundler resolves (and dedupes) them. `index` registers
  * nothing; `define` is the side-effect entry that registers the elements.
  */
-export const packageBuild: Options = {
+export const packageBuild: Options = browserPackage({
   name: 'package',
   entry: { index: 'src/index.ts', define: 'src/auto-define.ts' },
   outDir: 'dist',
-  format: ['esm'],
   // The wire types come from @org/notifications/contract (type-only): inline them, so users of the bell
   // need not install it. tsup's resolver ignores "exports", so it finds that package's root contract.d.ts,
   // which re-exports './dist/contract' (the second pattern lets the resolver follow that one step).
   dts: { resolve: [/^@org\/notifications\/contract$/, /^\.\/dist\/contract$/] },
-  sourcemap: true,
-  target: 'es2022',
-  platform: 'browser',
   // Optional peer, loaded with import() only for the 'ws-channels' broadcaster.
   external: ['pusher-js'],
-};
+});
 
 /** Where the self-contained build goes, and its file names (README snippets and tests use them). */
 export const BROWSER_DIR = 'dist/browser';
@@ -59,17 +56,12 @@ const pusherBesideMainFile: Plugin = {
  *   `export default Pusher`), loaded by the plugin above. Kept out of the code splitting: splitting
  *   it with our code put esbuild's CommonJS wrapper in a shared chunk in every page's critical path.
  */
-export const browserBuild: Options = {
+export const browserBuild: Options = browserPackage({
   name: 'browser',
   entry: { [BROWSER_PUSHER_FILE.replace(/\.js$/, '')]: require.resolve('pusher-js/dist/web/pusher.js') },
   outDir: BROWSER_DIR,
-  format: ['esm'],
   dts: false,
-  sourcemap: true,
   minify: true,
-  // Lit 3 itself is ES2021; es2022 keeps class fields native (shorter than the lowered form).
-  target: 'es2022',
-  platform: 'browser',
   splitting: false,
   noExternal: [/.*/],
   esbuildOptions(options) {
@@ -82,10 +74,10 @@ export const browserBuild: Options = {
       entry: 'src/auto-define.ts',
       outDir: BROWSER_DIR,
       mainFile: BROWSER_FILE,
-      options: { target: 'es2022', platform: 'browser', plugins: [pusherBesideMainFile, minifyCssTemplatesPlugin] },
+      options: { target: browserTarget, platform: 'browser', plugins: [pusherBesideMainFile, minifyCssTemplatesPlugin] },
     });
   },
-};
+});
 
 // The two builds run in parallel, each cleaning only its own files: the package build
 // leaves dist/browser to the browser build.

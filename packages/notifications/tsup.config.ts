@@ -1,12 +1,10 @@
+import { nodePackage } from '@org/dev-kit/tsup';
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  // `contract` holds only types: its .d.ts is the point, its JS is an empty module that
-  // bundlers can resolve when a client imports the subpath without `import type`.
-  entry: { index: 'src/index.ts', contract: 'src/contract.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default defineConfig(
+  nodePackage({
+    // `contract` holds only types: its .d.ts is the point, its JS is an empty module that
+    // bundlers can resolve when a client imports the subpath without `import type`.
+    entry: { index: 'src/index.ts', contract: 'src/contract.ts' },
+  }),
+);

@@ -1,11 +1,9 @@
+import { nodePackage } from '@org/dev-kit/tsup';
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  external: ['uWebSockets.js'],
-});
+export default defineConfig(
+  nodePackage({
+    entry: { index: 'src/index.ts' },
+    external: ['uWebSockets.js'],
+  }),
+);

@@ -1,10 +1,4 @@
+import { nodePackage } from '@org/dev-kit/tsup';
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default defineConfig(nodePackage({ entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' } }));
