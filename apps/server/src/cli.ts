@@ -1,3 +1,5 @@
+import { parseArgs } from 'node:util';
+
 /** The daemon's command line: `server [--host H] [--port P] [--config FILE]` and `restart_server`. */
 export type Command =
   | { name: 'server'; host?: string; port?: number; config?: string; allowUwsFallback: boolean }
@@ -6,6 +8,7 @@ export type Command =
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  readonly code = 'USAGE';
 }
 
 export const usage = `Usage:
@@ -17,50 +20,66 @@ export const usage = `Usage:
 Environment: REALTIME_CONFIG (config file), REALTIME_HOST, REALTIME_PORT, REALTIME_PATH,
 REALTIME_APP_ID / REALTIME_APP_KEY / REALTIME_APP_SECRET, REDIS_URL, REALTIME_DEBUG=true.`;
 
+const serverOptions = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  config: { type: 'string' },
+  'allow-uws-fallback': { type: 'boolean' },
+} as const;
+
+/**
+ * `parseArgs` splits the words (`--key value`, `--key=value`, `--`, short
+ * groups); it runs non-strict so that its tokens, not its own English, give
+ * the messages: the ones below are the CLI's documented answers.
+ */
+function tokensOf(args: string[], options: Record<string, { type: 'string' | 'boolean' }>) {
+  return parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true }).tokens;
+}
+
+/** A value given inline (`--port=`) or as the next word, but never an option in its place. */
+const isValue = (value: string | undefined): value is string => value !== undefined && !value.startsWith('--');
+
+function parseRestartServer(rest: string[], env: NodeJS.ProcessEnv): Command {
+  const command: Extract<Command, { name: 'restart_server' }> = { name: 'restart_server' };
+  if (env['REALTIME_CONFIG']) command.config = env['REALTIME_CONFIG'];
+  const tokens = tokensOf(rest, { config: { type: 'string' } });
+  const [only] = tokens;
+  if (tokens.length === 0) return command;
+  // Exactly one `--config <file>` or `--config=<file>` (an inline value may be anything).
+  if (tokens.length === 1 && only?.kind === 'option' && only.rawName === '--config' && (only.inlineValue ? only.value !== undefined : isValue(only.value))) {
+    command.config = only.value!;
+    return command;
+  }
+  throw new UsageError(`restart_server takes only --config <file>, got ${rest.join(' ')}`);
+}
+
+function parseServer(rest: string[], env: NodeJS.ProcessEnv): Command {
+  const command: Extract<Command, { name: 'server' }> = { name: 'server', allowUwsFallback: false };
+  if (env['REALTIME_CONFIG']) command.config = env['REALTIME_CONFIG'];
+  for (const token of tokensOf(rest, serverOptions)) {
+    // What the operator typed: `--name` of `--name=value`, else the whole word (`-xyz`, `--`, `extra`).
+    const raw = rest[token.index]!;
+    const typed = raw.startsWith('--') && raw.includes('=') ? raw.slice(0, raw.indexOf('=')) : raw;
+    if (token.kind !== 'option' || !token.rawName.startsWith('--') || !Object.hasOwn(serverOptions, token.name)) throw new UsageError(`unknown option ${typed}`);
+    if (token.name === 'allow-uws-fallback') {
+      command.allowUwsFallback = true;
+      continue;
+    }
+    if (!isValue(token.value)) throw new UsageError(`${typed} needs a value`);
+    if (token.name === 'port') {
+      const port = Number(token.value);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${token.value}`);
+      command.port = port;
+    } else if (token.name === 'host') command.host = token.value;
+    else command.config = token.value;
+  }
+  return command;
+}
+
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
   const [name = 'server', ...rest] = argv;
   if (name === 'help' || name === '--help' || name === '-h') return { name: 'help' };
-  if (name === 'restart_server') {
-    const command: Extract<Command, { name: 'restart_server' }> = { name: 'restart_server' };
-    if (env['REALTIME_CONFIG']) command.config = env['REALTIME_CONFIG'];
-    const [flag, value, ...extra] = rest;
-    if (flag === '--config' && value !== undefined && !value.startsWith('--') && extra.length === 0) command.config = value;
-    else if (flag?.startsWith('--config=') && rest.length === 1) command.config = flag.slice('--config='.length);
-    else if (rest.length) throw new UsageError(`restart_server takes only --config <file>, got ${rest.join(' ')}`);
-    return command;
-  }
-  if (name !== 'server') throw new UsageError(`unknown command ${JSON.stringify(name)}`);
-
-  const command: Extract<Command, { name: 'server' }> = { name: 'server', allowUwsFallback: false };
-  if (env['REALTIME_CONFIG']) command.config = env['REALTIME_CONFIG'];
-  for (let i = 0; i < rest.length; i++) {
-    const flag = rest[i];
-    const [key, inline] = flag?.startsWith('--') && flag.includes('=') ? (flag.split('=', 2) as [string, string]) : [flag, undefined];
-    const value = () => {
-      const v = inline ?? rest[++i];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${key} needs a value`);
-      return v;
-    };
-    switch (key) {
-      case '--host':
-        command.host = value();
-        break;
-      case '--port': {
-        const raw = value();
-        const port = Number(raw);
-        if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${raw}`);
-        command.port = port;
-        break;
-      }
-      case '--config':
-        command.config = value();
-        break;
-      case '--allow-uws-fallback':
-        command.allowUwsFallback = true;
-        break;
-      default:
-        throw new UsageError(`unknown option ${String(key)}`);
-    }
-  }
-  return command;
+  if (name === 'restart_server') return parseRestartServer(rest, env);
+  if (name === 'server') return parseServer(rest, env);
+  throw new UsageError(`unknown command ${JSON.stringify(name)}`);
 }

@@ -1,9 +1,12 @@
+import { appDefaults } from '@org/protocol';
 import { webhookConfigSchema } from '@org/webhooks';
 import { z } from 'zod';
 
 /**
  * The daemon's configuration, in the original server's keys (snake_case).
- * Every default is here, once. Timeouts are seconds, sizes bytes.
+ * Timeouts are seconds, sizes bytes. Each default is written once: the
+ * server's own here (a section left out is its fields' defaults: `prefault`),
+ * an app's from @org/protocol's `appDefaults`, a webhook's in @org/webhooks.
  */
 const seconds = z.number().int().positive();
 const port = z.number().int().min(0).max(65_535);
@@ -37,25 +40,25 @@ export const applicationSchema = z.strictObject({
   key: z.string().min(1),
   secret: z.string().min(1),
   name: z.string().optional(),
-  max_connections: z.number().int().positive().default(100),
-  enable_client_messages: z.boolean().default(true),
-  enable_statistics: z.boolean().default(true),
-  enable_debug: z.boolean().default(false),
-  allowed_origins: z.array(z.string().min(1)).min(1).default(['*']),
+  max_connections: z.number().int().positive().default(appDefaults.maxConnections),
+  enable_client_messages: z.boolean().default(appDefaults.enableClientMessages),
+  enable_statistics: z.boolean().default(appDefaults.enableStatistics),
+  enable_debug: z.boolean().default(appDefaults.enableDebug),
+  allowed_origins: z.array(z.string().min(1)).min(1).default(() => [...appDefaults.allowedOrigins]),
   ping_interval: seconds.optional(),
   activity_timeout: seconds.optional(),
-  max_message_size: z.number().int().positive().default(10_000),
+  max_message_size: z.number().int().positive().default(appDefaults.maxMessageSize),
   max_presence_members: z.number().int().positive().optional(),
   max_client_events_per_second: z.number().int().positive().optional(),
   max_backend_events_per_second: z.number().int().positive().optional(),
   max_frontend_events_per_second: z.number().int().positive().optional(),
   max_read_requests_per_second: z.number().int().positive().optional(),
   /** Channels one connection may hold; past it a subscription is refused (LimitReached). */
-  max_channels_per_connection: z.number().int().positive().default(100),
+  max_channels_per_connection: z.number().int().positive().default(appDefaults.maxChannelsPerConnection),
   /** Frames of any kind one connection may send per second (4301 over it, close 4100 when flooding). */
-  max_frames_per_second: z.number().int().positive().default(100),
+  max_frames_per_second: z.number().int().positive().default(appDefaults.maxFramesPerSecond),
   /** Deepest nesting of arrays and objects accepted in JSON from clients. */
-  max_json_depth: z.number().int().positive().max(1_000).default(64),
+  max_json_depth: z.number().int().positive().max(1_000).default(appDefaults.maxJsonDepth),
   /** @org/webhooks' own schema for an entry (its defaults, e.g. max_queue_bytes, stay in that package). */
   webhooks: z.array(webhookConfigSchema).default([]),
 });
@@ -82,9 +85,9 @@ const scopeDefaults = {
 
 export const configSchema = z.strictObject({
   default: z.string().default('main'),
-  servers: z.record(z.string(), serverSchema).default({ main: serverSchema.parse({}) }),
+  servers: z.record(z.string(), serverSchema).prefault({ main: {} }),
   applications: z.array(applicationSchema).default([]),
-  redis: redisConnectionSchema.default(redisConnectionSchema.parse({})),
+  redis: redisConnectionSchema.prefault({}),
   scaling: z
     .strictObject({
       enabled: z.boolean().default(false),
@@ -94,7 +97,7 @@ export const configSchema = z.strictObject({
       outbox_max_seconds: z.number().int().min(0).max(3_600).default(30),
       outbox_max_bytes: z.number().int().min(0).max(1_073_741_824).default(16_777_216),
     })
-    .default({ enabled: false, channel: 'realtime:broadcast', outbox_max_seconds: 30, outbox_max_bytes: 16_777_216 }),
+    .prefault({}),
   rate_limiter: z
     .strictObject({
       enabled: z.boolean().default(false),
@@ -105,7 +108,7 @@ export const configSchema = z.strictObject({
       max_frontend_events_per_second: z.number().int().positive().default(10),
       max_read_requests_per_second: z.number().int().positive().default(50),
     })
-    .default({ enabled: false, driver: 'local', cluster_mode: false, max_backend_events_per_second: 100, max_frontend_events_per_second: 10, max_read_requests_per_second: 50 }),
+    .prefault({}),
   logging: z
     .strictObject({
       enabled: z.boolean().default(true),
@@ -114,7 +117,7 @@ export const configSchema = z.strictObject({
       log_path: z.string().optional(),
       scopes: z.record(z.string(), z.boolean()).default({}),
     })
-    .default({ enabled: true, debug_enabled: false, log_file: 'realtime', scopes: {} }),
+    .prefault({}),
   /**
    * `GET /metrics`: on the public port by default; with `port`, only on a
    * listener of its own (loopback unless `host` says otherwise); nowhere when
@@ -126,7 +129,7 @@ export const configSchema = z.strictObject({
       host: z.string().min(1).default('127.0.0.1'),
       port: port.optional(),
     })
-    .default({ enabled: true, host: '127.0.0.1' }),
+    .prefault({}),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,9 +1,8 @@
-import type { App } from '@org/protocol';
+import type { App, Logger } from '@org/protocol';
 import type { RateLimitDecision, RateLimitKind } from '@org/rest-api';
 import type { Cluster, Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config/schema.js';
-import type { Logger } from '@org/protocol';
 import { createRedisClient, createRedisCluster, resolveRedisConnection } from '../scaling/redis-connection.js';
 
 export interface RateLimits {
@@ -18,27 +17,22 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
-/** The per-second allowance of an app for one kind: the app's own setting, else the limiter's. */
-function allowanceOf(config: Config, appId: string, kind: RateLimitKind): number {
-  const app = config.applications.find((candidate) => candidate.id === appId);
-  const limiter = config.rate_limiter;
-  return kind === 'backend_events'
-    ? (app?.max_backend_events_per_second ?? limiter.max_backend_events_per_second)
-    : (app?.max_read_requests_per_second ?? limiter.max_read_requests_per_second);
-}
+type PerKind<T> = Record<RateLimitKind, T>;
+
+/** How long a start waits for the rate limiter's Redis before going on with per-node limits. */
+const startupWaitMs = 2_000;
 
 /**
  * HTTP API rate limits with rate-limiter-flexible, keyed by app: in memory
  * (driver `local`, one node) or in Redis (driver `redis`, shared by the
- * cluster). One limiter per app and kind, so state is bounded by the config,
- * never by traffic. If Redis fails, an in-memory insurance limiter takes over
- * for that node instead of letting every request through or refusing all.
- * Client events (`max_frontend_events_per_second`) are limited per connection
- * by the engine itself: a connection lives on one node, so no store is needed.
+ * cluster). One limiter per app and kind, built at start from the config (the
+ * app's own allowance, else the limiter's), so a request costs one map read
+ * and state is bounded by the config, never by traffic. If Redis fails, an
+ * in-memory insurance limiter takes over for that node instead of letting
+ * every request through or refusing all. Client events
+ * (`max_frontend_events_per_second`) are limited per connection by the engine
+ * itself: a connection lives on one node, so no store is needed.
  */
-/** How long a start waits for the rate limiter's Redis before going on with per-node limits. */
-const startupWaitMs = 2_000;
-
 export function createRateLimits(config: Config, log: Logger): RateLimits | undefined {
   const settings = config.rate_limiter;
   if (!settings.enabled) return undefined;
@@ -66,19 +60,29 @@ export function createRateLimits(config: Config, log: Logger): RateLimits | unde
     connected = redis.connect().catch(() => {});
   }
 
-  const limiters = new Map<string, RateLimiterAbstract>();
-  const limiterFor = (appId: string, kind: RateLimitKind): RateLimiterAbstract => {
-    const key = `${kind}\u0000${appId}`;
-    let limiter = limiters.get(key);
-    if (!limiter) {
-      const options = { points: allowanceOf(config, appId, kind), duration: 1, keyPrefix: `realtime:rate:${kind}` };
-      limiter = redis
-        ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })
-        : new RateLimiterMemory(options);
-      limiters.set(key, limiter);
-    }
-    return limiter;
+  const limiter = (kind: RateLimitKind, points: number): RateLimiterAbstract => {
+    const options = { points, duration: 1, keyPrefix: `realtime:rate:${kind}` };
+    return redis
+      ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })
+      : new RateLimiterMemory(options);
   };
+  const limiters = (allowance: PerKind<number>): PerKind<RateLimiterAbstract> => ({
+    backend_events: limiter('backend_events', allowance.backend_events),
+    read: limiter('read', allowance.read),
+  });
+  const byApp = new Map(
+    config.applications.map((app) => [
+      app.id,
+      limiters({
+        backend_events: app.max_backend_events_per_second ?? settings.max_backend_events_per_second,
+        read: app.max_read_requests_per_second ?? settings.max_read_requests_per_second,
+      }),
+    ]),
+  );
+  // The engine serves only configured apps; any other id would get the limiter's own allowances.
+  let others: PerKind<RateLimiterAbstract> | undefined;
+  const limiterFor = (appId: string, kind: RateLimitKind): RateLimiterAbstract =>
+    (byApp.get(appId) ?? (others ??= limiters({ backend_events: settings.max_backend_events_per_second, read: settings.max_read_requests_per_second })))[kind];
 
   return {
     async consume(app, kind, points) {
