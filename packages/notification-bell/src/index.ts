@@ -3,7 +3,7 @@ export { NotificationFeed } from './feed/notification-feed.js';
 export type { ItemContext } from './feed/render-item.js';
 export { define } from './define.js';
 export { notifications } from './notifications.js';
-export { NotificationStore } from './store.js';
+export { NotificationStore, isNotificationStore } from './store.js';
 export type { FeedFilter, FeedView, NotificationErrorDetail, NotificationStoreOptions, StoreChannel, StoreChannels, StoreFailure, StoreOperation } from './store.js';
 export { Notification } from './builder.js';
 export { defaultMessages, formatBadge, formatPlural, bellLabel } from './messages.js';

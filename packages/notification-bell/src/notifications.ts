@@ -1,4 +1,4 @@
-import { NotificationStore } from './store.js';
+import { NotificationStore, isNotificationStore } from './store.js';
 
 declare global {
   interface Window {
@@ -7,12 +7,11 @@ declare global {
 }
 
 /**
- * The page's one store. If another copy of this package already put a store
- * on `window.notifications`, reuse it so both copies share state.
+ * The page's one store. If another copy of this package (another bundle, the CDN build, another
+ * version) already put a store on `window.notifications`, reuse it so both copies share state. The
+ * check is the store's `Symbol.for` brand, not `instanceof`: each copy has its own class.
  */
 export const notifications: NotificationStore =
-  typeof window !== 'undefined' && window.notifications instanceof NotificationStore
-    ? window.notifications
-    : new NotificationStore();
+  typeof window !== 'undefined' && isNotificationStore(window.notifications) ? window.notifications : new NotificationStore();
 
 if (typeof window !== 'undefined') window.notifications ??= notifications;

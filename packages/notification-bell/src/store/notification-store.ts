@@ -79,6 +79,19 @@ function toBellError(error: unknown): NotificationBellError {
 }
 
 /**
+ * The mark every copy of this package puts on its stores. `Symbol.for` gives the same symbol to every
+ * copy on a page (an app's bundle and the CDN build, two versions), so a copy recognises another's
+ * store where `instanceof` would not (each copy has its own class). `v1` names the store's shape the
+ * copies rely on: a copy whose store is incompatible takes a new brand, and then a store of its own.
+ */
+const STORE_BRAND: unique symbol = Symbol.for('@org/notification-bell/store/v1');
+
+/** Whether `value` is a store made by any copy of this package (this one or another on the page). */
+export function isNotificationStore(value: unknown): value is NotificationStore {
+  return typeof value === 'object' && value !== null && (value as { [STORE_BRAND]?: unknown })[STORE_BRAND] === true;
+}
+
+/**
  * The page's notifications, shared by every bell and feed on it. A thin
  * shell around one pure state machine (`transition`): it calls the API,
  * feeds the answers in, and turns what the machine reports into DOM events.
@@ -86,6 +99,8 @@ function toBellError(error: unknown): NotificationBellError {
  * the server's counts win whenever they are newer than what the page knows.
  */
 export class NotificationStore {
+  /** See `isNotificationStore`. */
+  readonly [STORE_BRAND] = true;
   perPage = 10;
 
   #state: StoreState = initialState();
