@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { appDir, packageDir } from './assets.js';
 import { DemoError } from './errors.js';
 
-export interface DaemonCredentials {
+interface DaemonCredentials {
   appId: string;
   key: string;
   secret: string;

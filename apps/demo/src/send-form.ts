@@ -19,7 +19,7 @@ const link = z
   .optional()
   .transform((value) => (value ? value : null));
 
-export const sendFormSchema = z.object({
+const sendFormSchema = z.object({
   title: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
   message: optionalText(1000),
   icon: z.enum(NOTIFICATION_ICONS).optional().transform((value) => value ?? null),

@@ -5,7 +5,7 @@ import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
 /** The one user everybody signs in as: the demo has no passwords. */
 export const DEMO_USER = { id: '1', name: 'Ada Lovelace' } as const;
 
-export const SESSION_COOKIE = 'demo_session';
+const SESSION_COOKIE = 'demo_session';
 
 export interface Session {
   id: string;
@@ -35,4 +35,3 @@ export function createSessions(secret: string) {
   };
 }
 
-export type Sessions = ReturnType<typeof createSessions>;

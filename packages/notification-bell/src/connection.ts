@@ -23,7 +23,7 @@ export interface ConnectionOptions {
 }
 
 /** The user whose channel to follow: the element's `user-id`, else `broadcasting.userId`. */
-export function connectionUserId(options: Pick<ConnectionOptions, 'userId' | 'broadcasting'>): string | undefined {
+function connectionUserId(options: Pick<ConnectionOptions, 'userId' | 'broadcasting'>): string | undefined {
   if (options.userId !== undefined) return options.userId;
   const fromConfig = options.broadcasting ? (options.broadcasting as { userId?: unknown }).userId : undefined;
   return typeof fromConfig === 'string' && fromConfig !== '' ? fromConfig : undefined;

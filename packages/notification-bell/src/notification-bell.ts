@@ -8,8 +8,6 @@ import { bellPath, svgIcon } from './ui/bell-icon.js';
 import { NotificationElement } from './ui/notification-element.js';
 import { baseStyles, bellStyles } from './ui/styles.js';
 
-export type { ItemContext } from './feed/render-item.js';
-
 /** Space kept between a dropdown and the viewport's edges. */
 const EDGE_PX = 8;
 

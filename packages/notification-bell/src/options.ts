@@ -8,7 +8,7 @@ import { NotificationBellError } from './errors.js';
  */
 
 /** Fields both broadcasters accept: who is connecting, when the element has no `user-id`. */
-export interface BroadcastingIdentity {
+interface BroadcastingIdentity {
   /** Used when the element's `user-id` is absent. Numbers are kept as their decimal string. */
   userId?: string;
   /** Informational. Numbers are kept as their decimal string. */

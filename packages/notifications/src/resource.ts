@@ -1,6 +1,6 @@
 import type { ActionType, NotificationAction, NotificationIcon } from './contract.js';
 
-export type { ActionType, NotificationAction, NotificationActionIcon, NotificationIcon, NotificationResource } from './contract.js';
+export type { ActionType, NotificationAction, NotificationIcon, NotificationResource } from './contract.js';
 
 /** Icons the bell ships built in. */
 export const NOTIFICATION_ICONS = ['bell', 'post', 'user', 'message', 'alert', 'check', 'info'] as const satisfies readonly NotificationIcon[];

@@ -9,11 +9,12 @@ export interface AxeViolation {
   nodes: number;
 }
 
+const require = createRequire(import.meta.url);
 let axeSource: string | undefined;
 
 /** Injects axe-core's own source from node_modules (no CDN) and scans the whole page, shadow roots included. */
 export async function runAxe(page: Page): Promise<AxeViolation[]> {
-  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   await page.addScriptTag({ content: axeSource });
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: AxeViolation['impact']; help: string; nodes: unknown[] }> }> } }).axe;

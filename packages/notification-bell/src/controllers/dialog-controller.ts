@@ -1,12 +1,12 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { deepActiveElement, focusableIn } from '../ui/focus.js';
 
-export interface DialogHost extends ReactiveElement {
+interface DialogHost extends ReactiveElement {
   open: boolean;
   hide(returnFocus?: boolean): void;
 }
 
-export interface DialogParts {
+interface DialogParts {
   /** The dialog element (`.panel`). */
   panel(): HTMLElement | null;
   /** Panel mode: modal, so Tab is trapped and the page does not scroll behind it. */

@@ -6,11 +6,11 @@ import { backoffDelay } from './backoff.js';
 import { isLiveEventName } from './live-source.js';
 import type { LiveHandlers, LiveSource } from './live-source.js';
 
-export function sseTopic(config: SseHubConfig, userId: string): string {
+function sseTopic(config: SseHubConfig, userId: string): string {
   return config.topic ?? `/users/${userId}/notifications`;
 }
 
-export function sseUrl(config: SseHubConfig, userId: string): string {
+function sseUrl(config: SseHubConfig, userId: string): string {
   const separator = config.hubUrl.includes('?') ? '&' : '?';
   return `${config.hubUrl}${separator}topic=${encodeURIComponent(sseTopic(config, userId))}`;
 }

@@ -5,7 +5,7 @@ import type { WsChannelsConfig } from '../options.js';
 import { LIVE_EVENT_NAMES } from './live-source.js';
 import type { LiveHandlers, LiveSource } from './live-source.js';
 
-export function privateChannelName(config: WsChannelsConfig, userId: string): string {
+function privateChannelName(config: WsChannelsConfig, userId: string): string {
   return config.channel ?? `private-App.Model.Entity.User.${userId}`;
 }
 

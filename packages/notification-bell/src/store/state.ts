@@ -3,7 +3,6 @@ import type { AppNotification } from '../types.js';
 
 /** The two lists a feed can show; each element chooses its own (view state). */
 export type FeedFilter = 'all' | 'unread';
-export const FEED_FILTERS: readonly FeedFilter[] = ['all', 'unread'];
 
 /**
  * What a feed renders for one filter. Derived from the one entity cache, so
@@ -62,7 +61,7 @@ export interface ListState {
   readonly extendedAt: number;
 }
 
-export interface PendingChange {
+interface PendingChange {
   readonly change: Change;
   readonly startedAt: number;
 }

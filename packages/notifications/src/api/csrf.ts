@@ -10,10 +10,10 @@ export type CsrfOptions =
   | { token: (c: Context) => string | null | undefined | Promise<string | null | undefined>; headerName?: string }
   | { verify: (c: Context, token: string) => boolean | Promise<boolean>; headerName?: string };
 
-export const DEFAULT_CSRF_HEADER = 'X-CSRF-Token';
+const DEFAULT_CSRF_HEADER = 'X-CSRF-Token';
 
 /** Constant-time string comparison; hashing first makes the lengths equal. */
-export function safeEqual(a: string, b: string): boolean {
+function safeEqual(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();
   const hb = createHash('sha256').update(b).digest();
   return timingSafeEqual(ha, hb) && a.length === b.length;

@@ -5,7 +5,7 @@ import type { ArchivedFilter, ReadStatus } from '../store/notification-storage.j
 /** Deepest page we serve; beyond it OFFSET scans get expensive and no bell needs them. */
 export const MAX_PAGE = 10_000;
 
-export interface PageParams {
+interface PageParams {
   page: number;
   limit: number;
   /** A previous page's `meta.next_cursor`; when given, `page` is not used. */

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One accepted `POST /apps/{id}/events` call, with `data` decoded back from its JSON string. */
-export interface ReceivedTrigger {
+interface ReceivedTrigger {
   name: string;
   channels: string[];
   data: unknown;
