@@ -1,0 +1,45 @@
+import { createApp, silentLogger } from '@org/protocol';
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../config/schema.js';
+import { createRateLimits } from './create-rate-limits.js';
+
+const config = configSchema.parse({
+  applications: [
+    { id: 'own', key: 'own-key', secret: 'own-secret', max_backend_events_per_second: 3, max_read_requests_per_second: 1 },
+    { id: 'defaults', key: 'defaults-key', secret: 'defaults-secret' },
+  ],
+  rate_limiter: { enabled: true, driver: 'local', max_backend_events_per_second: 2, max_read_requests_per_second: 4 },
+});
+const appOf = (id: string) => createApp({ id, key: `${id}-key`, secret: `${id}-secret` });
+
+/** How many points of `kind` an app may spend at once before a refusal. */
+async function allowance(limits: NonNullable<ReturnType<typeof createRateLimits>>, id: string, kind: 'backend_events' | 'read'): Promise<number> {
+  let spent = 0;
+  while ((await limits.consume(appOf(id), kind, 1)).allowed) spent++;
+  return spent;
+}
+
+describe('HTTP API rate limits', () => {
+  it('give each app its own allowance, else the limiter default, resolved once when built', async () => {
+    const limits = createRateLimits(config, silentLogger)!;
+    // Built: later changes to the config object do not reach the limits (they are not looked up per request).
+    config.applications[0]!.max_backend_events_per_second = 100;
+    config.rate_limiter.max_read_requests_per_second = 100;
+    expect(await allowance(limits, 'own', 'backend_events')).toBe(3);
+    expect(await allowance(limits, 'own', 'read')).toBe(1);
+    expect(await allowance(limits, 'defaults', 'backend_events')).toBe(2);
+    expect(await allowance(limits, 'defaults', 'read')).toBe(4);
+    await limits.close();
+  });
+
+  it('answers a refusal with whole seconds to wait', async () => {
+    const limits = createRateLimits(configSchema.parse({ rate_limiter: { enabled: true, max_read_requests_per_second: 1 } }), silentLogger)!;
+    expect(await limits.consume(appOf('x'), 'read', 1)).toEqual({ allowed: true });
+    expect(await limits.consume(appOf('x'), 'read', 1)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    await limits.close();
+  });
+
+  it('is off unless enabled', () => {
+    expect(createRateLimits(configSchema.parse({}), silentLogger)).toBeUndefined();
+  });
+});
