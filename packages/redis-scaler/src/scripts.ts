@@ -242,12 +242,3 @@ export function defineScripts(redis: Redis): ScriptClient {
   for (const [name, definition] of Object.entries(scripts)) redis.defineCommand(name, definition);
   return redis as ScriptClient;
 }
-
-/** Entry builders: the exact strings must match between add and remove. */
-export const entry = {
-  connection: (connsKey: string, member: string) => JSON.stringify(['c', connsKey, member]),
-  subscription: (subsKey: string, chansKey: string, member: string, appId: string, channel: string) =>
-    JSON.stringify(['s', subsKey, chansKey, member, appId, channel]),
-  presence: (socketsKey: string, usersKey: string, infoKey: string, member: string, appId: string, channel: string, userId: string) =>
-    JSON.stringify(['p', socketsKey, usersKey, infoKey, member, appId, channel, userId]),
-};

@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createRedisScaler, type RedisScaler } from './index.js';
 import { crashForTests } from './internal.js';
 import { createKeys, socketMember } from './keys.js';
-import { entry } from './scripts.js';
+import { entry } from './script-args.js';
 import { removalCalls, removalChunkChannels } from './socket-removal.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 

@@ -1,6 +1,7 @@
-import type { HeldChannel, SocketRemoval } from '@org/protocol';
+import type { ClusterState, HeldChannel, SocketRemoval } from '@org/protocol';
 import { socketMember, type Keys } from './keys.js';
-import { entry } from './scripts.js';
+import { entry } from './script-args.js';
+import type { ScriptClient } from './scripts.js';
 
 /**
  * Channels per `rsRemoveSocket` call. One call blocks Redis for the time its
@@ -63,4 +64,47 @@ export function addRemovalReply(into: SocketRemoval, reply: unknown): void {
   const [vacated, left] = reply as [string[], string[]];
   for (const channel of vacated) into.vacated.push(String(channel));
   for (let i = 0; i + 1 < left.length; i += 2) into.membersLeft.push({ channel: String(left[i]), userId: String(left[i + 1]) });
+}
+
+/** Removes the socket from this node's own state, chunk by chunk as `calls`: each chunk's local answer. */
+export function removeLocally(state: ClusterState, appId: string, socketId: string, calls: readonly RemovalCall[]): SocketRemoval[] {
+  state.removeConnection(appId, socketId);
+  return calls.map((call) => state.removeHeld(appId, socketId, call.held));
+}
+
+/** Adds a chunk's local answer to the whole answer. */
+export function addLocalRemoval(into: SocketRemoval, local: SocketRemoval): void {
+  into.vacated.push(...local.vacated);
+  into.membersLeft.push(...local.membersLeft);
+}
+
+/**
+ * Sends the calls a wave at a time and gathers Redis's answers. A call Redis did not run is the
+ * fallback rule per chunk: `down` is told, and that chunk and every later one (unsent: the node is
+ * down) are answered from `locals`, this node's own answers chunk by chunk, through `answerLocally`.
+ */
+export async function removeInWaves(
+  redis: ScriptClient,
+  calls: readonly RemovalCall[],
+  locals: readonly SocketRemoval[],
+  down: (error: unknown) => void,
+  answerLocally: (into: SocketRemoval, local: SocketRemoval) => void,
+): Promise<SocketRemoval> {
+  const removal: SocketRemoval = { vacated: [], membersLeft: [] };
+  let connected = true;
+  for (let start = 0; start < calls.length; start += removalWaveChunks) {
+    const wave = calls.slice(start, start + removalWaveChunks);
+    // Sent in one tick, so auto-pipelining writes the whole wave at once: one round trip per wave.
+    const replies = connected ? await Promise.allSettled(wave.map((call) => redis.rsRemoveSocket(...call.args))) : [];
+    wave.forEach((_, i) => {
+      const reply = replies[i];
+      if (reply?.status === 'fulfilled') return addRemovalReply(removal, reply.value);
+      if (reply) {
+        down(reply.reason);
+        connected = false;
+      }
+      answerLocally(removal, locals[start + i]!);
+    });
+  }
+  return removal;
 }

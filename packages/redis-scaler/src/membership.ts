@@ -1,0 +1,100 @@
+import type { NodeLoss, NodeLossHandler } from '@org/protocol';
+import { isReady } from './connections.js';
+import type { Keys } from './keys.js';
+import type { ScalerLogger } from './options.js';
+import type { ScriptClient } from './scripts.js';
+
+/** Entries undone per script call when a node stops gracefully, and calls per round trip. */
+const drainSliceEntries = 500;
+const drainSlicesPerRound = 2;
+
+/** What one heartbeat learnt. */
+export interface Beat {
+  /** This node was missing from the heartbeat set: new, or reaped by another node while it was cut off or stalled. */
+  added: boolean;
+  /** Nodes silent for longer than nodeTimeoutMs (at most 100). */
+  dead: string[];
+  /** Nodes in the heartbeat set now. */
+  nodes: number;
+}
+
+export interface MembershipOptions {
+  commands: ScriptClient;
+  keys: Keys;
+  nodeId: string;
+  nodeTimeoutMs: number;
+  logger: ScalerLogger;
+  /** A command failed: the node is cut off. */
+  onDown(error: unknown): void;
+}
+
+/**
+ * Which nodes are alive: this node's heartbeat, the removal of nodes that stopped beating (with
+ * the engine told what they took away), and this node's own removal when it stops gracefully.
+ */
+export class Membership {
+  readonly #options: MembershipOptions;
+  readonly #nodeKey: string;
+  /** Where the state a dead node took away is reported; set by `start()`. */
+  onNodeLost: NodeLossHandler | undefined;
+
+  constructor(options: MembershipOptions) {
+    this.#options = options;
+    this.#nodeKey = options.keys.node(options.nodeId);
+  }
+
+  /** Says this node is alive and lists the nodes that stopped saying so; undefined when Redis failed. */
+  async beat(): Promise<Beat | undefined> {
+    const { commands, keys, nodeId, nodeTimeoutMs } = this.#options;
+    try {
+      const [added, dead, nodes] = (await commands.rsHeartbeat(keys.nodes, nodeId, nodeTimeoutMs)) as [number, string[], number];
+      return { added: added === 1, dead: dead.filter((id) => id !== nodeId), nodes: Number(nodes) };
+    } catch (error) {
+      this.#options.onDown(error);
+      return undefined;
+    }
+  }
+
+  /** Removes a dead node's state, unless another node did first or it came back, and reports what it took away. */
+  async reap(deadNodeId: string): Promise<void> {
+    const { commands, keys, nodeId, nodeTimeoutMs, logger } = this.#options;
+    let reply: unknown;
+    try {
+      reply = await commands.rsReap(keys.nodes, keys.node(deadNodeId), deadNodeId, nodeTimeoutMs, '0');
+    } catch (error) {
+      this.#options.onDown(error);
+      return;
+    }
+    if (!Array.isArray(reply)) return; // another node won, or it came back
+    const [usersFlat, vacatedFlat] = reply as [string[], string[]];
+    const removed: NodeLoss['members'] = [];
+    for (let i = 0; i + 2 < usersFlat.length; i += 3) removed.push({ appId: usersFlat[i]!, channel: usersFlat[i + 1]!, userId: usersFlat[i + 2]! });
+    const vacated: NodeLoss['vacatedChannels'] = [];
+    for (let i = 0; i + 1 < vacatedFlat.length; i += 2) vacated.push({ appId: vacatedFlat[i]!, channel: vacatedFlat[i + 1]! });
+    logger.info(
+      { node: nodeId, deadNode: deadNodeId, membersRemoved: removed.length, channelsVacated: vacated.length },
+      'removed the state of a node that stopped heartbeating',
+    );
+    if (removed.length === 0 && vacated.length === 0) return;
+    try {
+      this.onNodeLost?.({ members: removed, vacatedChannels: vacated });
+    } catch (error) {
+      logger.error({ err: error, node: nodeId }, 'the node-loss handler threw');
+    }
+  }
+
+  /**
+   * Graceful stop: removes this node's entries a slice at a time, so a node holding 100,000
+   * channels never blocks Redis (nor hits commandTimeoutMs) in one script. Gives up at the first
+   * failure: the other nodes reap what is left.
+   */
+  async drain(): Promise<void> {
+    const { commands, keys, nodeId } = this.#options;
+    const drain = () => commands.rsDrainNode(keys.nodes, this.#nodeKey, nodeId, drainSliceEntries);
+    // A few slices per round trip (SPOP hands each entry to one call only); the bound only guards against entries being added meanwhile.
+    for (let round = 0; isReady(commands) && round < 10_000; round++) {
+      const left = await Promise.all(Array.from({ length: drainSlicesPerRound }, drain)).catch(() => undefined);
+      if (left === undefined || left.some((count) => Number(count) === 0)) return;
+    }
+  }
+}

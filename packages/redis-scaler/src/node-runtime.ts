@@ -1,0 +1,173 @@
+import type { ClusterMessage, ClusterMessageHandler, ClusterState, NodeLossHandler } from '@org/protocol';
+import type { Redis } from 'ioredis';
+import { Bus } from './bus.js';
+import { openConnections, quit } from './connections.js';
+import { fallbackFor, type WithFallback } from './fallback.js';
+import { Health } from './health.js';
+import { createKeys, type Keys } from './keys.js';
+import { Membership } from './membership.js';
+import type { ResolvedOptions } from './options.js';
+import { OutboxRelease } from './outbox-release.js';
+import type { OutagePresence } from './outage-presence.js';
+import { Resync } from './resync.js';
+import { ScriptArgs } from './script-args.js';
+import type { ScriptClient } from './scripts.js';
+
+/**
+ * The moving parts of one node and how they are wired: its two connections, its health, the
+ * bus and the outbox's release, the heartbeat, the resync; and its life (start, stop, crash).
+ * The Scaler calls themselves are `RedisScalerNode`'s, over `withFallback`.
+ */
+export class NodeRuntime {
+  readonly keys: Keys;
+  readonly args: ScriptArgs;
+  readonly health: Health;
+  readonly bus: Bus;
+  readonly withFallback: WithFallback;
+  readonly #state: ClusterState;
+  readonly #commands: ScriptClient;
+  readonly #subscriber: Redis;
+  readonly #release: OutboxRelease;
+  readonly #membership: Membership;
+  readonly #resync: Resync;
+  readonly #heartbeat: ReturnType<typeof setInterval>;
+  #beating = false;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: ResolvedOptions, state: ClusterState, outagePresence: OutagePresence) {
+    const { nodeId, prefix, logger } = options;
+    this.#state = state;
+    this.keys = createKeys(prefix);
+    this.args = new ScriptArgs(this.keys, nodeId);
+    const { commands, subscriber } = openConnections(options.redis, nodeId, options.commandTimeoutMs);
+    this.#commands = commands;
+    this.#subscriber = subscriber;
+    const markDown = (error: unknown) => this.health.markDown(error);
+
+    commands.on('error', markDown);
+    commands.on('close', () => markDown(new Error('connection closed')));
+    // Registered before Health's first-ready listener: the resync is sent before any waiting call.
+    commands.on('ready', () => void this.#resync.run());
+    subscriber.on('error', markDown);
+
+    this.health = new Health({
+      commands,
+      nodeId,
+      prefix,
+      logger,
+      commandTimeoutMs: options.commandTimeoutMs,
+      // From now on cluster messages wait in the outbox until this node is resynchronised and the others listen.
+      onDown: () => {
+        this.bus.publisher.hold();
+        this.#release.restartWait();
+      },
+    });
+    this.withFallback = fallbackFor(this.health, commands);
+    const { outboxMaxBytes, outboxMaxSeconds, nodeTimeoutMs } = options;
+    this.bus = new Bus({ commands, subscriber, busKey: this.keys.bus, nodeId, outboxMaxBytes, outboxMaxAgeMs: outboxMaxSeconds * 1_000, logger, onDown: markDown });
+    const { publisher } = this.bus;
+    this.#release = new OutboxRelease({
+      commands,
+      publisher,
+      health: this.health,
+      listening: () => this.bus.listening,
+      busKey: this.keys.bus,
+      nodesKey: this.keys.nodes,
+      nodeId, prefix, nodeTimeoutMs, outboxMaxSeconds, outboxMaxBytes, logger,
+    });
+    this.#membership = new Membership({ commands, keys: this.keys, nodeId, nodeTimeoutMs, logger, onDown: markDown });
+    this.#resync = new Resync({
+      commands,
+      keys: this.keys,
+      args: this.args,
+      state,
+      outagePresence,
+      health: this.health,
+      nodeId, nodeTimeoutMs, commandTimeoutMs: options.commandTimeoutMs,
+      onResynced: ({ entries, nodes, announcements }) => {
+        const { outboxMessages, outboxBytes } = publisher.stats;
+        this.health.markSynced({ entries, outboxMessages, outboxBytes });
+        this.#release.noteResync(nodes);
+        // Ahead of what was held: a user who joined during the outage is announced before their messages.
+        publisher.prepend(announcements);
+        void this.#release.tryFlush();
+      },
+    });
+
+    this.#heartbeat = setInterval(() => void this.#tick(), options.heartbeatIntervalMs);
+    this.#heartbeat.unref?.();
+  }
+
+  get connected(): boolean {
+    return this.health.synced && !this.health.closed && this.bus.listening && this.health.commandsReady;
+  }
+
+  async start(onMessage: ClusterMessageHandler, onNodeLost?: NodeLossHandler): Promise<void> {
+    this.health.assertOpen();
+    this.#membership.onNodeLost = onNodeLost;
+    // Queued while Redis is down and sent once it is up: start() never waits longer than a connect.
+    const subscribed = this.bus.listen(onMessage);
+    // Also wait for this node's state to be written, so `connected` is settled when start() returns.
+    const written = this.health.firstReady.then(() => this.#resync.running);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all([subscribed, written]), new Promise((resolve) => (timer = setTimeout(resolve, this.health.connectWaitMs)))]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * Sends a message to the other nodes, in publish order. While Redis is unreachable (or still
+   * connecting at start-up) it waits in the outbox, and so does every message after it until the
+   * outbox is flushed.
+   */
+  publish(message: ClusterMessage): void {
+    if (this.health.closed) return;
+    // Still connecting for the first time: held quietly (no outage to log yet), sent once this node is written.
+    this.bus.publish(message, !this.health.startupSettled && !this.health.commandsReady);
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutDown();
+    return this.#closing;
+  }
+
+  /** Vanishes as under SIGKILL, leaving its state in Redis (a test hook). */
+  crash(): void {
+    this.health.close();
+    clearInterval(this.#heartbeat);
+    this.#commands.disconnect();
+    this.#subscriber.disconnect();
+  }
+
+  async #shutDown(): Promise<void> {
+    // Closed first: no call may write an entry after the removal below, where no reaper would find it.
+    this.health.close();
+    this.bus.stopListening();
+    clearInterval(this.#heartbeat);
+    this.#release.stop();
+    await this.#release.flushAtClose();
+    // Graceful stop: everything this node held leaves the cluster state now, not after a timeout.
+    await this.#membership.drain();
+    this.#state.clear();
+    await Promise.all([quit(this.#commands), quit(this.#subscriber)]);
+  }
+
+  /** Every heartbeat: say this node is alive, then remove nodes that stopped saying so. */
+  async #tick(): Promise<void> {
+    // A resync in flight heartbeats itself; a beat queued behind its MULTI would only time out.
+    if (this.#beating || this.health.closed || this.#resync.running) return;
+    this.#beating = true;
+    try {
+      this.#state.pruneCache();
+      if (!this.health.commandsReady) return;
+      const beat = await this.#membership.beat();
+      if (!beat) return;
+      this.#release.noteHeartbeat(beat.nodes);
+      // Added means another node reaped this one (an outage, a stalled event loop): put the state back.
+      if (!this.health.synced || beat.added) await this.#resync.run();
+      for (const nodeId of beat.dead) await this.#membership.reap(nodeId);
+      if (this.bus.publisher.holding) await this.#release.tryFlush();
+    } finally {
+      this.#beating = false;
+    }
+  }
+}
