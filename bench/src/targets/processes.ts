@@ -1,7 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { availableParallelism } from 'node:os';
+
+/** A port the OS called free a moment ago on 127.0.0.1 (one implementation for the repo, in @org/dev-kit). */
+export { freePort } from '@org/dev-kit';
 
 export class ProcessError extends Error {
   override readonly name = 'ProcessError';
@@ -36,18 +39,6 @@ export function spawnPinned(cpu: number | undefined, command: string, args: stri
   return spawn(pinned ? 'taskset' : command, pinned ? ['-c', String(cpu), command, ...args] : args, {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-/** A port the OS called free a moment ago on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
   });
 }
 

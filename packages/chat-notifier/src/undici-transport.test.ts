@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '@org/dev-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { webhookUrl } from '../test/support/fixtures.js';
 import { makeSelfSignedCert, startProxy, startSilentServer, startWebhookServer } from '../test/support/webhook-server.js';
@@ -150,11 +150,3 @@ describe('splitUrl', () => {
     });
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
