@@ -5,7 +5,7 @@ import pino from 'pino';
 import type { Config } from './config/schema.js';
 import { scopeDefaults } from './config/schema.js';
 
-export type Scope = keyof typeof scopeDefaults | (string & {});
+type Scope = keyof typeof scopeDefaults | (string & {});
 
 /** Paths pino blanks out wherever they appear, so secrets never reach a log line. */
 const redactPaths = [

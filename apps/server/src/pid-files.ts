@@ -14,12 +14,12 @@ import { join } from 'node:path';
  * the recorded one. A pid that was reused has another start time; a file
  * that cannot be proven is stale, removed and never signalled.
  */
-export function pidDirectory(env: NodeJS.ProcessEnv = process.env): string {
+function pidDirectory(env: NodeJS.ProcessEnv = process.env): string {
   return env['REALTIME_RUN_DIR'] ?? join(tmpdir(), 'realtime-server');
 }
 
 /** What a pid file holds (JSON). */
-export interface PidRecord {
+interface PidRecord {
   pid: number;
   port: number;
   /** `processIdentity(pid)` when the server registered. */

@@ -12,7 +12,7 @@
 /** EX_SOFTWARE from sysexits.h: an internal software error. */
 export const unexpectedErrorExitCode = 70;
 
-export type UnexpectedOrigin = 'uncaughtException' | 'unhandledRejection';
+type UnexpectedOrigin = 'uncaughtException' | 'unhandledRejection';
 
 export interface ProcessPolicyOptions {
   /** Called once, for the first unexpected error: report it, drain, exit non-zero. */

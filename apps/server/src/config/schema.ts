@@ -18,7 +18,7 @@ const tlsSchema = z.strictObject({
   ca: z.string().min(1).optional(),
 });
 
-export const serverSchema = z.strictObject({
+const serverSchema = z.strictObject({
   host: z.string().min(1).default('0.0.0.0'),
   port: port.default(8080),
   /** Prefix before `/app/{key}` and the HTTP API, e.g. `/realtime`. */
