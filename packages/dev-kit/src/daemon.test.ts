@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnDaemon, startDaemon, type DaemonProcess, type SpawnDaemonOptions } from './daemon.js';
+import { processAlive } from './process-alive.js';
 
 const bin = fileURLToPath(new URL('../test/fixture-daemon.mjs', import.meta.url));
 
@@ -12,15 +13,6 @@ afterEach(async () => {
 
 function options(config: Record<string, unknown>, extra: Partial<SpawnDaemonOptions> = {}): SpawnDaemonOptions {
   return { bin, config, args: ({ configFile }) => ['--config', configFile], ...extra };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('startDaemon', () => {
@@ -34,7 +26,7 @@ describe('startDaemon', () => {
     expect(daemon.readyLine).toEqual({ msg: 'listening', port: 1234, env: daemon.dir });
     expect(JSON.parse(readFileSync(daemon.configFile, 'utf8'))).toEqual({ port: 1234 });
     expect(daemon.output[0]).toBe('a plain text line');
-    expect(alive(daemon.pid)).toBe(true);
+    expect(processAlive(daemon.pid)).toBe(true);
   });
 
   it('stop() sends SIGTERM by PID and resolves with the exit code; the temp dir goes with the process', async () => {
@@ -42,7 +34,7 @@ describe('startDaemon', () => {
     running.push(daemon);
     expect(await daemon.stop()).toBe(0);
     expect(daemon.output).toContain('{"msg":"stopping"}');
-    expect(alive(daemon.pid)).toBe(false);
+    expect(processAlive(daemon.pid)).toBe(false);
     expect(existsSync(daemon.dir)).toBe(false);
   });
 

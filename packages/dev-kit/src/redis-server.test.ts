@@ -1,17 +1,9 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { freePort } from './free-port.js';
+import { processAlive } from './process-alive.js';
 import { redisServerInstalled, startRedisServer } from './redis-server.js';
 import { inCI } from './test-redis.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe.skipIf(!redisServerInstalled())('startRedisServer', () => {
   it('starts a redis-server on a free loopback port that answers, and kill() stops it by PID', async () => {
@@ -27,9 +19,9 @@ describe.skipIf(!redisServerInstalled())('startRedisServer', () => {
     } finally {
       client.disconnect();
     }
-    expect(alive(redis.pid)).toBe(true);
+    expect(processAlive(redis.pid)).toBe(true);
     await redis.kill();
-    expect(alive(redis.pid)).toBe(false);
+    expect(processAlive(redis.pid)).toBe(false);
     await redis.kill(); // a second kill is a no-op
   });
 
