@@ -12,6 +12,12 @@ const unlimitedMembers = 2_147_483_647;
 /** Time allowed per replayed entry when a resync rewrites a node's share (measured 10–20 µs; a margin for a busy Redis). */
 const resyncMsPerEntry = 0.05;
 
+/**
+ * A resync that failed (on a busy machine: it timed out, although Redis ran it) is retried with
+ * twice the time, up to this factor, so that it completes instead of being retried forever.
+ */
+const maxRoomFactor = 64;
+
 /** What a completed resync did. */
 export interface Resynced {
   /** Connections, subscriptions and presence sockets written. */
@@ -44,6 +50,8 @@ export interface ResyncOptions {
 export class Resync {
   readonly #options: ResyncOptions;
   #running: Promise<void> | undefined;
+  /** Doubles after each failed attempt, back to 1 after a completed one. */
+  #roomFactor = 1;
 
   constructor(options: ResyncOptions) {
     this.#options = options;
@@ -83,11 +91,13 @@ export class Resync {
       failure = error;
     }
     if (failure !== undefined) {
+      this.#roomFactor = Math.min(2 * this.#roomFactor, maxRoomFactor);
       health.markDown(failure);
       outagePresence.restore(taken); // announced after the next attempt
       return;
     }
 
+    this.#roomFactor = 1;
     // Presence changes made during the outage reached only this node's clients: a joined user
     // is announced when Redis had them nowhere else, a user who left when they are gone everywhere.
     const announcements: ClusterMessage[] = [];
@@ -125,13 +135,13 @@ export class Resync {
   /**
    * Redis runs a MULTI as one command, so its reply comes after the whole replay: with the
    * connection's commandTimeoutMs a node holding 100,000 entries would time out and retry its
-   * resync forever. Its commands get a timeout that grows with the replay (ioredis reads the
-   * option as each command is sent, and `exec` sends them all at once).
+   * resync forever. Its commands get a timeout that grows with the replay, and with each failed
+   * attempt (ioredis reads the option as each command is sent, and `exec` sends them all at once).
    */
   #execWithRoom(multi: ScriptPipeline, entries: number): ReturnType<ScriptPipeline['exec']> {
     const options = this.#options.commands.options;
     const base = options.commandTimeout;
-    options.commandTimeout = this.#options.commandTimeoutMs + Math.ceil(entries * resyncMsPerEntry);
+    options.commandTimeout = this.#roomFactor * (this.#options.commandTimeoutMs + Math.ceil(entries * resyncMsPerEntry));
     try {
       return multi.exec();
     } finally {
