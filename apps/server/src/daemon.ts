@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createPrivateKey } from 'node:crypto';
 import { createStaticAppProvider, RealtimeServer, type App, type Scaler } from '@org/protocol';
-import { createPusherApi, createPusherApiHandler, type PusherApiOptions, type RateLimitKind } from '@org/rest-api';
+import { createPusherApiHandler, type PusherApiOptions, type RateLimitKind } from '@org/rest-api';
 import { createRateLimitedReporter, createUwsServer, type TlsOptions, type UwsServer } from '@org/transport-uws';
 import { createWebhooks } from '@org/webhooks';
 import type { Config } from './config/schema.js';
@@ -105,9 +105,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         }
       : {}),
   };
-  // The endpoints are served from plain values on uWS; the hono app answers the rest (health, metrics, preflights, 404/405).
-  const api = createPusherApi(apiOptions);
-  const endpoints = createPusherApiHandler(apiOptions);
+  // Every HTTP route (endpoints, health, metrics, preflights, 404/405) is answered from plain values on uWS.
+  const api = createPusherApiHandler(apiOptions);
 
   const tls = serverConfig.options.tls ? await checkTls(serverConfig.options.tls) : undefined;
   // A bug hit on every frame must not flood the log: the first of each kind at once, then one a minute with a count.
@@ -116,8 +115,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   const transport: UwsServer = await createUwsServer({
     server: engine,
-    fetch: api.fetch,
-    plain: endpoints.handle,
+    plain: api.handle,
     host: serverConfig.host,
     port: serverConfig.port,
     path: serverConfig.path,

@@ -1,4 +1,5 @@
 import { originAllowed, type App } from '@org/protocol';
+import type { PlainResponse } from './plain-http.js';
 
 export const corsAllowedHeaders = 'Authorization, Content-Type, X-Pusher-Library';
 
@@ -12,43 +13,29 @@ export function allowedOriginFor(app: App, origin: string | undefined): string |
   return origin;
 }
 
-/** The CORS headers of an answer to an allowed origin (none when it is not allowed). */
-export function corsHeaders(allowOrigin: string | undefined): Record<string, string> {
-  if (allowOrigin === undefined) return {};
-  const headers: Record<string, string> = {
+/** `headers` plus the CORS headers of an answer to an allowed origin (none when it is not allowed). */
+export function withCorsHeaders(headers: Readonly<Record<string, string>>, allowOrigin: string | undefined): Readonly<Record<string, string>> {
+  if (allowOrigin === undefined) return headers;
+  const withCors: Record<string, string> = {
+    ...headers,
     'access-control-allow-origin': allowOrigin,
     'access-control-expose-headers': 'Retry-After',
   };
-  if (allowOrigin !== '*') headers['vary'] = 'Origin';
-  return headers;
+  if (allowOrigin !== '*') withCors['vary'] = 'Origin';
+  return withCors;
 }
 
-/** Adds CORS headers to an answer, copying it when its headers are immutable. */
-export function withCorsHeaders(response: Response, allowOrigin: string | undefined): Response {
-  if (allowOrigin === undefined) return response;
-  const add = (target: Response) => {
-    for (const [name, value] of Object.entries(corsHeaders(allowOrigin))) {
-      if (name === 'vary') target.headers.append(name, value);
-      else target.headers.set(name, value);
-    }
-    return target;
-  };
-  try {
-    return add(response);
-  } catch {
-    return add(new Response(response.body, response));
-  }
-}
+const noPreflight: PlainResponse = { status: 204, headers: {}, body: '' };
 
 /** The answer to an OPTIONS preflight for a route allowing `methods`. */
-export function preflightResponse(allowOrigin: string | undefined, methods: readonly string[]): Response {
-  if (allowOrigin === undefined) return new Response(null, { status: 204 });
+export function preflightAnswer(allowOrigin: string | undefined, methods: readonly string[]): PlainResponse {
+  if (allowOrigin === undefined) return noPreflight;
   const headers: Record<string, string> = {
-    'access-control-allow-origin': allowOrigin,
-    'access-control-allow-methods': [...methods, 'OPTIONS'].join(', '),
     'access-control-allow-headers': corsAllowedHeaders,
+    'access-control-allow-methods': [...methods, 'OPTIONS'].join(', '),
+    'access-control-allow-origin': allowOrigin,
     'access-control-max-age': '600',
   };
-  if (allowOrigin !== '*') headers.vary = 'Origin';
-  return new Response(null, { status: 204, headers });
+  if (allowOrigin !== '*') headers['vary'] = 'Origin';
+  return { status: 204, headers, body: '' };
 }

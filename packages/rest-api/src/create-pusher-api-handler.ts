@@ -1,114 +1,205 @@
 import type { App } from '@org/protocol';
-import { allowedOriginFor, corsHeaders } from './cors.js';
+import { checkBodySize } from './body-limit.js';
+import { allowedOriginFor, preflightAnswer, withCorsHeaders } from './cors.js';
 import type { ApiRoute } from './endpoint.js';
 import { endpoints } from './endpoints/index.js';
-import { answerForError, errorContentType, errorJson } from './error-response.js';
-import { PusherApiError } from './errors.js';
+import { answerForError, errorAnswer } from './error-response.js';
 import { notifyResponse, reportError } from './hooks.js';
 import { resolveOptions, type PusherApiOptions, type ResolvedOptions } from './options.js';
+import type { PlainRequest, PlainResponse } from './plain-http.js';
 import { parseQueryString } from './query-string.js';
-import { compileRoutes, matchRoute } from './route-match.js';
-import { findApp, runEndpoint } from './run-endpoint.js';
+import { requestTarget } from './request-target.js';
+import { createRouter, type RouteMatch } from './router.js';
+import { requireAppById, runEndpoint } from './run-endpoint.js';
 
-/** A request a server has already read in full: no streams, no URL object. */
-export interface PlainRequest {
-  /** Upper case. */
-  method: string;
-  /** The raw path, with the deployment prefix, without the query. */
-  path: string;
-  /** The raw query string, without `?`. */
-  query: string;
-  /** Lower-case names. */
-  headers: Readonly<Record<string, string>>;
-  body: Uint8Array;
-}
-
-export interface PlainResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type { PlainRequest, PlainResponse } from './plain-http.js';
 
 export interface PusherApiHandler {
   /**
-   * Answers an `/apps/:appId/...` endpoint request; resolves to undefined for
-   * anything else (other paths, preflights, wrong methods), which the hono app
-   * from `createPusherApi` answers.
+   * Answers any request: the `/apps/:appId/...` endpoints, `/up`, `/pusher/health`,
+   * `/metrics`, preflights, and the 404, 405 and 413 errors. Never rejects.
    */
-  handle(request: PlainRequest): Promise<PlainResponse | undefined>;
+  handle(request: PlainRequest): Promise<PlainResponse>;
+  /** The `maxRequestSize` option: a server reading bodies can stop reading past it (the answer is then a 413). */
+  readonly maxRequestSize: number;
+}
+
+/** What an answer was about, for the hono adapter's context variables. */
+export interface AnswerNotes {
+  app: App | undefined;
+  /** The matched pattern without the prefix, or `unmatched`. */
+  route: string;
+}
+
+/** The HTTP API as a function of plain values; `createPusherApi` mounts the same one in hono. */
+export interface Pipeline extends PusherApiHandler {
+  /** Every route pattern, with the prefix, in hono syntax: what a hono app mounting the pipeline claims. */
+  readonly patterns: readonly string[];
+  /** `handle`, also filling `notes`. */
+  answer(request: PlainRequest, notes?: AnswerNotes): Promise<PlainResponse>;
+  /** The answer to a request refused while its body was read (a 413, or a 400 for a bad `Content-Length`). */
+  refuse(request: Omit<PlainRequest, 'body'>, error: unknown, notes?: AnswerNotes): PlainResponse;
+}
+
+type Entry =
+  | { kind: 'endpoint'; endpoint: ApiRoute; allow: string }
+  | { kind: 'health'; allow: string }
+  | { kind: 'metrics'; allow: string; metrics: NonNullable<ResolvedOptions['metrics']> };
+
+interface Route {
+  pattern: string;
+  entry: Entry;
 }
 
 const noBody = new Uint8Array(0);
+const jsonHeaders: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
+/** The headers of most 200s: JSON to an app that allows every origin. */
+const jsonToAnyOrigin = withCorsHeaders(jsonHeaders, '*');
+const notFound = errorAnswer(404, 'Not found');
+const healthy: PlainResponse = { status: 200, headers: jsonToAnyOrigin, body: JSON.stringify({ health: 'OK' }) };
+const notReady = errorAnswer(503, 'the server is not ready or is shutting down', { 'retry-after': '5' });
+const unhealthy: PlainResponse = { ...notReady, headers: withCorsHeaders(notReady.headers, '*') };
+const healthPreflight = preflightAnswer('*', ['GET']);
+const metricsPreflight = preflightAnswer(undefined, ['GET']);
 
 /**
- * The HTTP API's endpoints as a plain function, for servers that hold the
- * whole request already (uWebSockets.js): the same pipeline, statuses, bodies,
- * CORS headers and `onResponse` calls as `createPusherApi`, without building a
- * fetch `Request` and `Response` per call, which costs more than the work itself.
+ * The Pusher HTTP API as a function of plain values: method, path, query, the
+ * `authorization` and `origin` headers and the body bytes in; status, headers
+ * and body out. For servers that hold the whole request already
+ * (uWebSockets.js), without a fetch `Request` and `Response` per call; the
+ * hono app from `createPusherApi` is this same pipeline behind a thin adapter.
  *
  * @example
- * const options = { server };
- * const api = createPusherApi(options);
- * const direct = createPusherApiHandler(options);
- * // per request: (await direct.handle(plain)) ?? (await api.fetch(toRequest(plain)))
+ * const api = createPusherApiHandler({ server });
+ * const { status, headers, body } = await api.handle({ method: 'GET', path: '/up', query: '', headers: {}, body: new Uint8Array() });
  */
 export function createPusherApiHandler(options: PusherApiOptions): PusherApiHandler {
-  const config = resolveOptions(options);
-  const routes = compileRoutes(config.pathPrefix, endpoints);
+  const { handle, maxRequestSize } = createPipeline(resolveOptions(options));
+  return { handle, maxRequestSize };
+}
+
+/**
+ * One request's way through: the target as a URL parser would see it, the
+ * route (whatever the method), the body size (413 before anything else), then
+ * the route's method (HEAD as GET, without the body; OPTIONS as a preflight;
+ * others 405). Each answer is reported to `onResponse` once.
+ */
+export function createPipeline(config: ResolvedOptions): Pipeline {
+  const { pathPrefix: prefix, maxRequestSize } = config;
+  const routes: Route[] = endpoints.map((endpoint) => ({
+    pattern: `/apps/:appId${endpoint.path}`,
+    entry: { kind: 'endpoint', endpoint, allow: `${endpoint.method}, OPTIONS` },
+  }));
+  routes.push({ pattern: '/up', entry: { kind: 'health', allow: 'GET, OPTIONS' } });
+  routes.push({ pattern: '/pusher/health', entry: { kind: 'health', allow: 'GET, OPTIONS' } });
+  if (config.metrics) routes.push({ pattern: '/metrics', entry: { kind: 'metrics', allow: 'GET, OPTIONS', metrics: config.metrics } });
+  const router = createRouter(prefix, routes.map((route) => ({ pattern: route.pattern, route })));
+
+  /** Any error thrown on the way, as its answer; one we did not expect goes to `onError`. */
+  const failure = (error: unknown, method: string, route: string): PlainResponse => {
+    const answer = answerForError(error);
+    if (answer.unexpected) reportError(config, error, { method, route });
+    return errorAnswer(answer.status, answer.message, answer.headers);
+  };
+
+  const endpointAnswer = async (endpoint: ApiRoute, app: App, request: PlainRequest, path: string, match: RouteMatch<Route>, query: string): Promise<PlainResponse> => {
+    const allowOrigin = allowedOriginFor(app, request.headers['origin']);
+    try {
+      const result = await runEndpoint(config, endpoint, {
+        app,
+        method: request.method,
+        path: path.startsWith(prefix) ? path.slice(prefix.length) : path,
+        params: match.params,
+        query: parseQueryString(query),
+        authorization: request.headers['authorization'] ?? null,
+        body: endpoint.method === 'POST' ? request.body : noBody,
+      });
+      return { status: 200, headers: allowOrigin === '*' ? jsonToAnyOrigin : withCorsHeaders(jsonHeaders, allowOrigin), body: JSON.stringify(result) };
+    } catch (error) {
+      const answer = failure(error, request.method, match.route.pattern);
+      return allowOrigin === undefined ? answer : { ...answer, headers: withCorsHeaders(answer.headers, allowOrigin) };
+    }
+  };
+
+  const answer = async (request: PlainRequest, notes?: AnswerNotes): Promise<PlainResponse> => {
+    const { method } = request;
+    let route = 'unmatched';
+    let app: App | undefined;
+    let response: PlainResponse;
+    try {
+      const target = requestTarget(request.path, request.query);
+      const match = router.match(target.path);
+      if (match) route = match.route.pattern;
+      // GET and HEAD carry no body (a fetch Request cannot have one): one sent anyway is ignored.
+      if (method !== 'GET' && method !== 'HEAD') checkBodySize(request.body.byteLength, maxRequestSize);
+      if (!match) {
+        response = notFound;
+      } else {
+        const { entry } = match.route;
+        const asGet = method === 'HEAD' ? 'GET' : method;
+        if (entry.kind === 'endpoint') {
+          const { endpoint } = entry;
+          if (asGet === endpoint.method || method === 'OPTIONS') {
+            // The app is found first: an unknown app is a 404 (without CORS headers) even without credentials.
+            const found = requireAppById(config, match.params['appId'] ?? '');
+            app = found instanceof Promise ? await found : found;
+            response =
+              method === 'OPTIONS'
+                ? preflightAnswer(allowedOriginFor(app, request.headers['origin']), [endpoint.method])
+                : await endpointAnswer(endpoint, app, request, target.path, match, target.query);
+          } else {
+            response = methodNotAllowed(method, entry.allow);
+          }
+        } else if (asGet === 'GET') {
+          response = entry.kind === 'health' ? (!config.server.draining && (config.ready?.() ?? true) ? healthy : unhealthy) : await metricsAnswer(entry.metrics);
+        } else if (method === 'OPTIONS') {
+          response = entry.kind === 'health' ? healthPreflight : metricsPreflight;
+        } else {
+          response = methodNotAllowed(method, entry.allow);
+        }
+      }
+    } catch (error) {
+      response = failure(error, method, route);
+    }
+    if (notes) {
+      notes.app = app;
+      notes.route = route;
+    }
+    // A failing metrics hook must not turn a good answer into an error.
+    notifyResponse(config, { app, method, route, status: response.status });
+    return method === 'HEAD' && response.body !== '' ? { ...response, body: '' } : response;
+  };
 
   return {
-    async handle(request) {
-      const match = matchRoute(routes, request.method, request.path);
-      if (!match) return undefined;
-      const { endpoint, pattern } = match.route;
-      const info = { method: request.method, route: pattern };
-      let app: App | undefined;
-      let response: PlainResponse;
+    maxRequestSize,
+    patterns: routes.map((route) => `${prefix}${route.pattern}`),
+    answer,
+    handle: (request) => answer(request),
+    refuse(request, error, notes) {
+      const { method } = request;
+      let route = 'unmatched';
       try {
-        app = await findApp(config, match.params['appId'] ?? '');
-        response = await answerEndpoint(config, endpoint, app, request, match.params, info);
-        Object.assign(response.headers, corsHeaders(allowedOriginFor(app, request.headers['origin'])));
-      } catch (error) {
-        // Only an unknown app gets here: answered without CORS headers, as the hono app does.
-        response = errorAnswer(config, error, info);
+        const match = router.match(requestTarget(request.path, request.query).path);
+        if (match) route = match.route.pattern;
+      } catch {
+        // Reported as unmatched.
       }
-      notifyResponse(config, { app, ...info, status: response.status });
-      return response;
+      const response = failure(error, method, route);
+      if (notes) {
+        notes.app = undefined;
+        notes.route = route;
+      }
+      notifyResponse(config, { app: undefined, method, route, status: response.status });
+      return method === 'HEAD' ? { ...response, body: '' } : response;
     },
   };
 }
 
-/** The shared pipeline on plain values; every failure becomes its JSON error answer. */
-async function answerEndpoint(
-  config: ResolvedOptions,
-  endpoint: ApiRoute,
-  app: App,
-  request: PlainRequest,
-  params: Record<string, string>,
-  info: { method: string; route: string },
-): Promise<PlainResponse> {
-  try {
-    const body = endpoint.method === 'POST' ? request.body : noBody;
-    if (body.byteLength > config.maxRequestSize) {
-      throw new PusherApiError('PAYLOAD_TOO_LARGE', `the request body is larger than ${config.maxRequestSize} bytes`);
-    }
-    const result = await runEndpoint(config, endpoint, {
-      app,
-      method: request.method,
-      path: request.path.slice(config.pathPrefix.length),
-      params,
-      query: parseQueryString(request.query),
-      authorization: request.headers['authorization'] ?? null,
-      body,
-    });
-    return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) };
-  } catch (error) {
-    return errorAnswer(config, error, info);
-  }
+function methodNotAllowed(method: string, allow: string): PlainResponse {
+  return errorAnswer(405, `${method} is not allowed here; use ${allow}`, { allow });
 }
 
-function errorAnswer(config: ResolvedOptions, error: unknown, info: { method: string; route: string }): PlainResponse {
-  const answer = answerForError(error);
-  if (answer.unexpected) reportError(config, error, info);
-  return { status: answer.status, headers: { 'content-type': errorContentType, ...answer.headers }, body: errorJson(answer.status, answer.message) };
+async function metricsAnswer(metrics: NonNullable<ResolvedOptions['metrics']>): Promise<PlainResponse> {
+  const { contentType, body } = await metrics();
+  return { status: 200, headers: { 'content-type': contentType }, body };
 }

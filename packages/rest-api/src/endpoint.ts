@@ -15,8 +15,8 @@ export interface EndpointRequest {
 }
 
 /**
- * One route of the Pusher HTTP API under `/apps/:appId`. The shared pipeline
- * resolves the app, reads and size-checks the body and authenticates; the
+ * One route of the Pusher HTTP API under `/apps/:appId`. The pipeline
+ * size-checks the body, resolves the app and authenticates; the
  * endpoint parses (400s), prices the request for the rate limiter and runs it.
  */
 export interface Endpoint<Input> {

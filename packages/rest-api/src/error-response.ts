@@ -1,5 +1,6 @@
 import { RealtimeError, type RealtimeErrorCode } from '@org/protocol';
 import { PusherApiError } from './errors.js';
+import type { PlainResponse } from './plain-http.js';
 
 /** The JSON body of every non-2xx answer. */
 export interface ErrorBody {
@@ -14,11 +15,12 @@ export function errorJson(status: number, message: string): string {
   return JSON.stringify(body);
 }
 
-export function errorResponse(status: number, message: string, headers?: Record<string, string>): Response {
-  return new Response(errorJson(status, message), { status, headers: { 'content-type': errorContentType, ...headers } });
+/** An error answer: `{ error, code }` with the JSON content type, then `headers`. */
+export function errorAnswer(status: number, message: string, headers?: Readonly<Record<string, string>>): PlainResponse {
+  return { status, headers: { 'content-type': errorContentType, ...headers }, body: errorJson(status, message) };
 }
 
-/** How a thrown error is answered, whatever the server framework. */
+/** How a thrown error is answered. */
 export interface ErrorAnswer {
   status: number;
   message: string;
@@ -47,10 +49,4 @@ export function answerForError(error: unknown): ErrorAnswer {
     return { status: realtimeStatus[error.code] ?? 400, message: error.message, headers: {}, unexpected: false };
   }
   return { status: 500, message: 'Internal server error', headers: {}, unexpected: true };
-}
-
-/** `answerForError` as a fetch `Response`. */
-export function responseForError(error: unknown): { response: Response; unexpected: boolean } {
-  const answer = answerForError(error);
-  return { response: errorResponse(answer.status, answer.message, answer.headers), unexpected: answer.unexpected };
 }

@@ -26,7 +26,7 @@ export interface Answer {
   body: string;
 }
 
-/** Which entry point answered: the hono app's `fetch`, or the plain handler (falling back to `fetch`, as the uWS transport does). */
+/** Which entry point answered: the hono app's `fetch`, or the plain handler (as the uWS transport calls it). */
 export type EntryPoint = 'fetch' | 'plain';
 
 // The fixture's apps, except that the engine never pings the in-memory sockets (which never
@@ -115,7 +115,7 @@ export async function startHarness(options: Omit<PusherApiOptions, 'server' | 'o
       lastReported.status = undefined;
       if (via === 'plain') {
         const plain = await handler.handle(request);
-        if (plain) return { status: plain.status, headers: plain.headers, body: plain.body };
+        return { status: plain.status, headers: { ...plain.headers }, body: plain.body };
       }
       return viaFetch(request);
     },

@@ -1,21 +1,24 @@
+import { checkBodySize } from './body-limit.js';
 import { PusherApiError } from './errors.js';
 
 const empty = new Uint8Array(0);
 
 /**
- * Reads a request body of at most `limit` bytes. A larger `Content-Length` is
- * refused before reading; a body that turns out larger (chunked, or a lying
- * header) is refused as soon as the bytes read pass the limit, and the rest
- * of the stream is cancelled, so no more than `limit` bytes are ever held.
+ * Reads a fetch request's body of at most `limit` bytes. A larger
+ * `Content-Length` is refused before reading; a body that turns out larger
+ * (chunked, or a lying header) is refused as soon as the bytes read pass the
+ * limit, and the rest of the stream is cancelled, so no more than `limit`
+ * bytes are ever held. GET and HEAD carry no body.
  */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  if (request.method === 'GET' || request.method === 'HEAD') return empty;
   const declared = request.headers.get('content-length');
   if (declared !== null && declared !== '') {
     const length = Number(declared);
     if (!Number.isSafeInteger(length) || length < 0) {
       throw new PusherApiError('MALFORMED_REQUEST', 'Content-Length must be a non-negative integer');
     }
-    if (length > limit) throw tooLarge(limit);
+    checkBodySize(length, limit);
   }
   if (!request.body) return empty;
 
@@ -26,9 +29,11 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > limit) {
+    try {
+      checkBodySize(total, limit);
+    } catch (error) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw error;
     }
     chunks.push(value);
   }
@@ -40,10 +45,6 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
     offset += chunk.byteLength;
   }
   return body;
-}
-
-function tooLarge(limit: number): PusherApiError {
-  return new PusherApiError('PAYLOAD_TOO_LARGE', `the request body is larger than ${limit} bytes`);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -9,7 +9,7 @@ import { bodyText } from './read-body.js';
 export interface EndpointCall {
   app: App;
   method: string;
-  /** The raw path as sent, without the deployment prefix (what the SDKs sign). */
+  /** The path as sent (or as a URL parser rewrote it), without the deployment prefix: what the SDKs sign. */
   path: string;
   /** Percent-decoded path parameters. */
   params: Readonly<Record<string, string>>;
@@ -19,13 +19,13 @@ export interface EndpointCall {
 }
 
 /**
- * The pipeline every `/apps/:appId/...` request goes through, whatever serves
- * it: signature, parse (400s), rate limit (429), run. Resolves to the JSON
- * body of the 200; throws `PusherApiError` (or the engine's errors) otherwise.
+ * What every `/apps/:appId/...` request goes through once its app is found:
+ * signature, parse (400s), rate limit (429), run. Resolves to the JSON body of
+ * the 200; throws `PusherApiError` (or the engine's errors) otherwise.
  */
 export async function runEndpoint(config: ResolvedOptions, endpoint: ApiRoute, call: EndpointCall): Promise<object> {
   const { app } = call;
-  authenticate(app, { method: call.method, path: call.path, query: call.query, body: call.body, authorization: call.authorization });
+  authenticate(app, call);
   const prepared = endpoint.prepare(config.server, {
     app,
     params: call.params,
@@ -44,9 +44,22 @@ export async function runEndpoint(config: ResolvedOptions, endpoint: ApiRoute, c
   return prepared.run();
 }
 
-/** Finds the app of an `/apps/:appId/...` request; an unknown one is a 404 even without credentials. */
-export async function findApp(config: ResolvedOptions, appId: string): Promise<App> {
-  const app = await config.server.apps.findById(appId);
+/**
+ * The app of an `/apps/:appId/...` request, by its id (the path's `appId`); an
+ * unknown one is a 404 even without credentials. Synchronous when the app
+ * provider is.
+ */
+export function requireAppById(config: ResolvedOptions, appId: string): App | Promise<App> {
+  const found = config.server.apps.findById(appId);
+  if (isThenable(found)) return Promise.resolve(found).then((app) => existing(app, appId));
+  return existing(found, appId);
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
+}
+
+function existing(app: App | undefined, appId: string): App {
   if (!app) throw new PusherApiError('APP_NOT_FOUND', `app ${JSON.stringify(appId)} does not exist`);
   return app;
 }

@@ -2,10 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { DISCARD_ALLOWANCE, HEADER_LINE_OVERHEAD, requestLineSize, type TransportRefusalHandler } from './limits.js';
 import { DEFAULT_MAX_REQUEST_HEAD_SIZE } from './options.js';
-import { routedUrl, toFetchHeaders } from './routed-request.js';
 import { createRateLimitedReporter, reportSafely, type TransportErrorHandler } from './transport-errors.js';
 
-/** A fetch-style handler, as hono's `app.fetch` is. */
+/** A fetch-style handler, as hono's `app.fetch` is: `createUwsServer`'s `fetch` option. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
 /** A request read in full, handed over as plain values. */
@@ -18,19 +17,21 @@ export interface PlainHttpRequest {
   query: string;
   /** Lower-case names; repeated headers joined with `, `. */
   headers: Readonly<Record<string, string>>;
+  /** The whole body, at most `maxRequestSize` bytes; empty for none (and for GET, HEAD, OPTIONS and DELETE). */
   body: Uint8Array;
 }
 
 export interface PlainHttpResponse {
   status: number;
   headers: Readonly<Record<string, string>>;
-  body: string;
+  body: string | Uint8Array;
 }
 
 /**
- * Answers the requests it knows without the Fetch API (whose Request and
- * Response cost more per call than a Pusher trigger itself); resolves to
- * undefined to pass a request on to the fetch handler.
+ * Answers a request from plain values, without the Fetch API (whose Request
+ * and Response cost more per call than a Pusher trigger itself). Resolving to
+ * undefined passes the request on (to the `fetch` handler of
+ * `createUwsServer`, or a 404 without one).
  */
 export type PlainHttpHandler = (request: PlainHttpRequest) => Promise<PlainHttpResponse | undefined> | PlainHttpResponse | undefined;
 
@@ -39,27 +40,37 @@ export interface HttpBridgeOptions {
   maxBodyBytes: number;
   /** Heads (request line and headers) above this many characters are refused with 431. Default 16 KiB. */
   maxHeadBytes?: number;
-  /** `http` or `https`, for the Request URL. */
-  scheme: 'http' | 'https';
   /** Called once per request that reached the handler and was answered, for in-flight tracking. */
   onSettled?: () => void;
   /** Called when a request starts, for in-flight tracking. */
   onStart?: () => void;
-  /** Tried first; what it leaves (undefined) goes to the fetch handler. */
-  plain?: PlainHttpHandler | undefined;
   /** Called once per request refused at a size limit (`body_too_large`, `head_too_large`). */
   onRefused?: TransportRefusalHandler | undefined;
-  /** Exceptions from the handlers (answered 500). Default: rate-limited console.error. */
+  /** Exceptions from the handler (answered 500). Default: rate-limited console.error. */
   onError?: TransportErrorHandler | undefined;
 }
 
 const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
-/** Calls `writeHeader` for each header of an answer, whatever holds them. */
-type EachHeader = (writeHeader: (name: string, value: string) => void) => void;
-const noBody = new Uint8Array(0);
-/** The rest-api's error content type, so every JSON error of the port looks the same. */
-const jsonErrorHeaders: EachHeader = (writeHeader) => writeHeader('content-type', 'application/json; charset=UTF-8');
+const noBody = Buffer.alloc(0);
+/** The JSON error shape of `@org/rest-api`, so every error of the port looks the same. */
+const jsonErrorHeaders: Readonly<Record<string, string>> = { 'content-type': 'application/json; charset=UTF-8' };
 const internalErrorBody = JSON.stringify({ error: 'Internal server error.', code: 500 });
+const notFoundBody = JSON.stringify({ error: 'Not found', code: 404 });
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
+}
+
+/** `200 OK`, built once per status. */
+const statusLines = new Map<number, string>();
+function statusLine(status: number): string {
+  let line = statusLines.get(status);
+  if (line === undefined) {
+    line = `${status} ${STATUS_CODES[status] ?? ''}`;
+    if (statusLines.size < 128) statusLines.set(status, line);
+  }
+  return line;
+}
 
 /**
  * One request's answer side. uWS throws on any use of a response after it was
@@ -84,19 +95,20 @@ class Exchange {
   }
 
   /**
-   * Writes the answer, corked. `closeConnection` makes uWS close the socket
-   * after it instead of reading (and discarding) the rest of a refused body.
+   * Writes the whole answer in one corked batch. `closeConnection` makes uWS
+   * close the socket after it instead of reading (and discarding) the rest of
+   * a refused body.
    */
-  write(status: number, eachHeader: EachHeader, payload: Uint8Array | string, closeConnection = false): void {
+  write(status: number, headers: Readonly<Record<string, string>>, payload: string | Uint8Array, closeConnection = false): void {
     if (this.done) return;
     this.done = true;
     const { res, method } = this;
     try {
       res.cork(() => {
-        res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
-        eachHeader((name, value) => {
-          if (name !== 'content-length') res.writeHeader(name, value);
-        });
+        res.writeStatus(statusLine(status));
+        for (const name in headers) {
+          if (name !== 'content-length') res.writeHeader(name, headers[name] as string);
+        }
         // HEAD: the length a GET would have, and no body.
         if (method === 'HEAD') res.endWithoutBody(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength, closeConnection);
         else res.end(payload, closeConnection);
@@ -111,10 +123,6 @@ class Exchange {
     this.write(status, jsonErrorHeaders, JSON.stringify({ error: message, code: status }), closeConnection);
   }
 
-  writeInternalError(): void {
-    this.write(500, jsonErrorHeaders, internalErrorBody);
-  }
-
   private settle(): void {
     try {
       this.onSettled?.();
@@ -125,18 +133,18 @@ class Exchange {
 }
 
 /**
- * Serves a uWS route with a fetch handler: copies the request out of uWS
+ * Serves a uWS route with a plain handler: copies the request out of uWS
  * (valid only synchronously), refuses heads and bodies over the limits, reads
- * the body, and writes the Response back corked. Aborted requests are never
- * written to. The route is the path uWS parsed, never the `Host` header.
- * No exception from the handlers reaches uWS (which would end the process):
- * the client gets a 500 and `onError` hears of it.
+ * the body once into one Buffer, and writes the answer back corked, once.
+ * Aborted requests are never written to. The route is the path uWS parsed,
+ * never the `Host` header. No exception from the handler reaches uWS (which
+ * would end the process): the client gets a 500 and `onError` hears of it.
  */
-export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptions) {
-  const { plain, maxBodyBytes } = options;
+export function createHttpBridge(handler: PlainHttpHandler, options: HttpBridgeOptions) {
+  const { maxBodyBytes, onStart, onSettled } = options;
   const maxHeadBytes = options.maxHeadBytes ?? DEFAULT_MAX_REQUEST_HEAD_SIZE;
   const onError = options.onError ?? createRateLimitedReporter();
-  const origin = `${options.scheme}://localhost`;
+  const tooLarge = `the request body is larger than ${maxBodyBytes} bytes`;
   const report = (error: unknown) => reportSafely(onError, error, 'http');
   const refused = (reason: 'body_too_large' | 'head_too_large') => {
     try {
@@ -149,9 +157,34 @@ export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptio
   const fail = (exchange: Exchange, error: unknown) => {
     report(error);
     try {
-      exchange.writeInternalError();
+      exchange.write(500, jsonErrorHeaders, internalErrorBody);
     } catch (writeError) {
       report(writeError);
+    }
+  };
+  const answer = (exchange: Exchange, response: PlainHttpResponse | undefined) => {
+    try {
+      if (response) exchange.write(response.status, response.headers, response.body);
+      else exchange.write(404, jsonErrorHeaders, notFoundBody);
+    } catch (error) {
+      fail(exchange, error);
+    }
+  };
+  /** Calls the handler; a synchronous answer is written at once, without a promise. */
+  const respond = (exchange: Exchange, request: PlainHttpRequest) => {
+    let response: ReturnType<PlainHttpHandler>;
+    try {
+      response = handler(request);
+    } catch (error) {
+      return fail(exchange, error);
+    }
+    if (isThenable(response)) {
+      response.then(
+        (resolved) => answer(exchange, resolved),
+        (error: unknown) => fail(exchange, error),
+      );
+    } else {
+      answer(exchange, response);
     }
   };
 
@@ -172,55 +205,27 @@ export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptio
       return exchange.writeError(431, `the request head is larger than ${maxHeadBytes} bytes`, true);
     }
     const declaredLength = Number(headers['content-length'] ?? '0');
-    const tooLarge = `the request body is larger than ${maxBodyBytes} bytes`;
     if (declaredLength > maxBodyBytes + DISCARD_ALLOWANCE) {
       refused('body_too_large');
       return exchange.writeError(413, tooLarge, true);
     }
     const hasBody = declaredLength > maxBodyBytes || (!methodsWithoutBody.has(method) && (declaredLength > 0 || headers['transfer-encoding'] !== undefined));
+    if (!hasBody) return respond(exchange, { method, path, query, headers, body: noBody });
 
-    const viaFetch = async (body: Buffer | undefined): Promise<void> => {
-      try {
-        const url = routedUrl(origin, path, query);
-        const response = await handler(new Request(url, { method, headers: toFetchHeaders(headers), ...(body ? { body } : {}) }));
-        const payload = new Uint8Array(await response.arrayBuffer());
-        exchange.write(response.status, (writeHeader) => response.headers.forEach((value, name) => writeHeader(name, value)), payload);
-      } catch (error) {
-        fail(exchange, error);
-      }
-    };
-
-    const respond = async (body: Buffer | undefined): Promise<void> => {
-      if (plain) {
-        let answer: PlainHttpResponse | undefined;
-        try {
-          answer = await plain({ method, path, query, headers, body: body ?? noBody });
-        } catch (error) {
-          return fail(exchange, error);
-        }
-        if (answer) {
-          const answerHeaders = answer.headers;
-          return exchange.write(answer.status, (writeHeader) => {
-            for (const name in answerHeaders) writeHeader(name, answerHeaders[name] as string);
-          }, answer.body);
-        }
-      }
-      return viaFetch(body);
-    };
-    const respondSafely = (body: Buffer | undefined) => void respond(body).catch((error: unknown) => fail(exchange, error));
-
-    if (!hasBody) return respondSafely(undefined);
-
-    let chunks: Buffer[] = [];
+    // With a declared length within the limit the body goes straight into one Buffer of that size;
+    // otherwise (chunked) into chunks joined at the end. Either way it is copied once from uWS.
+    const sized = declaredLength > 0 && declaredLength <= maxBodyBytes ? Buffer.allocUnsafe(declaredLength) : undefined;
+    let chunks: Buffer[] | undefined;
     let received = 0;
     let refusing = false;
     res.onData((chunk, isLast) => {
       try {
         if (exchange.done) return;
+        const offset = received;
         received += chunk.byteLength;
         if (!refusing && received > maxBodyBytes) {
           refusing = true;
-          chunks = [];
+          chunks = undefined;
           refused('body_too_large');
         }
         if (refusing) {
@@ -231,8 +236,13 @@ export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptio
           return;
         }
         // The ArrayBuffer is neutered after this callback: copy it.
-        chunks.push(Buffer.from(new Uint8Array(chunk)));
-        if (isLast) respondSafely(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+        if (sized && received <= sized.byteLength) sized.set(new Uint8Array(chunk), offset);
+        else (chunks ??= sized ? [sized.subarray(0, offset)] : []).push(Buffer.from(new Uint8Array(chunk)));
+        if (!isLast) return;
+        let body: Buffer;
+        if (chunks) body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
+        else body = sized && received === sized.byteLength ? sized : (sized ?? noBody).subarray(0, received);
+        respond(exchange, { method, path, query, headers, body });
       } catch (error) {
         fail(exchange, error);
       }
@@ -240,10 +250,10 @@ export function createHttpBridge(handler: FetchHandler, options: HttpBridgeOptio
   };
 
   return (res: HttpResponse, req: HttpRequest): void => {
-    const exchange = new Exchange(res, options.onSettled);
+    const exchange = new Exchange(res, onSettled);
     try {
       res.onAborted(() => exchange.aborted());
-      options.onStart?.();
+      onStart?.();
       exchange.method = req.getCaseSensitiveMethod().toUpperCase();
       serve(res, req, exchange, exchange.method);
     } catch (error) {

@@ -1,3 +1,5 @@
+import type { FetchHandler, PlainHttpHandler, PlainHttpRequest, PlainHttpResponse } from './http-bridge.js';
+
 /**
  * The URL the fetch handler routes on: a fixed origin, then the path and query
  * uWS parsed. The `Host` header never takes part, so no Host (`x/metrics#`,
@@ -34,4 +36,27 @@ export function toFetchHeaders(headers: Readonly<Record<string, string>>): Heade
     }
   }
   return fetchHeaders;
+}
+
+/**
+ * A fetch handler (a hono app's `fetch`, say) as a plain one: the request
+ * becomes a `Request` on `routedUrl`, the `Response` is read in full. For
+ * handlers written against the Fetch API; it costs a `Request` and a
+ * `Response` per call, which a plain handler does without.
+ */
+export function plainFromFetch(fetch: FetchHandler, scheme: 'http' | 'https'): PlainHttpHandler {
+  const origin = `${scheme}://localhost`;
+  return async ({ method, path, query, headers, body }: PlainHttpRequest): Promise<PlainHttpResponse> => {
+    const hasBody = body.byteLength > 0;
+    const response = await fetch(new Request(routedUrl(origin, path, query), { method, headers: toFetchHeaders(headers), ...(hasBody ? { body } : {}) }));
+    const payload = new Uint8Array(await response.arrayBuffer());
+    const answerHeaders: Record<string, string> = {};
+    response.headers.forEach((value, name) => (answerHeaders[name] = value));
+    return { status: response.status, headers: answerHeaders, body: payload };
+  };
+}
+
+/** `first`, then `second` for what `first` passes on (resolves to undefined). */
+export function firstThen(first: PlainHttpHandler, second: PlainHttpHandler): PlainHttpHandler {
+  return async (request) => (await first(request)) ?? second(request);
 }

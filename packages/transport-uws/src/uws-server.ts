@@ -5,6 +5,7 @@ import { createHttpBridge, type FetchHandler, type PlainHttpHandler } from './ht
 import type { TransportRefusalHandler } from './limits.js';
 import { loadUws, type UwsModule } from './load-uws.js';
 import { checkOptions, DEFAULT_MAX_BACKPRESSURE, DEFAULT_MAX_REQUEST_HEAD_SIZE, DEFAULT_MAX_REQUEST_SIZE } from './options.js';
+import { firstThen, plainFromFetch } from './routed-request.js';
 import { createRateLimitedReporter, type TransportErrorHandler } from './transport-errors.js';
 import { createWebSocketBehavior } from './websocket-behavior.js';
 
@@ -17,10 +18,15 @@ export interface TlsOptions {
 
 export interface UwsServerOptions {
   server: RealtimeServer;
-  /** Serves every non-WebSocket request (the HTTP API). */
-  fetch?: FetchHandler;
-  /** Tried before `fetch` with the request as plain values: the hot HTTP API routes, without the Fetch API's cost. */
+  /**
+   * Serves every non-WebSocket request from plain values (method, path, query, headers, body
+   * bytes in; status, headers, body out), without the Fetch API's cost: e.g. `createPusherApiHandler`
+   * from `@org/rest-api`, which answers every route itself. Resolving to undefined passes the
+   * request to `fetch`, or gets a 404 without one.
+   */
   plain?: PlainHttpHandler;
+  /** Serves non-WebSocket requests with the Fetch API (e.g. a hono app's `fetch`): every request, or those `plain` passes on. */
+  fetch?: FetchHandler;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -79,7 +85,8 @@ function pickFreePort(host: string): Promise<number> {
 
 /**
  * Runs the engine on uWebSockets.js: WebSockets on `{path}/app/:key`, every
- * other request through the fetch handler, fan-out on uWS's native topics.
+ * other request through the HTTP handler (`plain`, then `fetch`), fan-out on
+ * uWS's native topics.
  */
 export async function createUwsServer(options: UwsServerOptions): Promise<UwsServer> {
   checkOptions(options);
@@ -111,13 +118,12 @@ export async function createUwsServer(options: UwsServerOptions): Promise<UwsSer
   }));
 
   let inFlight = 0;
-  const fetch = options.fetch;
-  if (fetch) {
-    app.any('/*', createHttpBridge(fetch, {
+  const viaFetch = options.fetch && plainFromFetch(options.fetch, tls ? 'https' : 'http');
+  const http = options.plain && viaFetch ? firstThen(options.plain, viaFetch) : (options.plain ?? viaFetch);
+  if (http) {
+    app.any('/*', createHttpBridge(http, {
       maxBodyBytes: options.maxRequestSize ?? DEFAULT_MAX_REQUEST_SIZE,
       maxHeadBytes,
-      scheme: tls ? 'https' : 'http',
-      plain: options.plain,
       onRefused: options.onRefused,
       onError,
       onStart: () => inFlight++,
