@@ -19,7 +19,7 @@ const resyncMsPerEntry = 0.05;
 const maxRoomFactor = 64;
 
 /** What a completed resync did. */
-export interface Resynced {
+interface Resynced {
   /** Connections, subscriptions and presence sockets written. */
   entries: number;
   /** Nodes in the heartbeat set, this one included. */

@@ -233,7 +233,7 @@ type ScriptName = keyof typeof scripts;
 type Arg = string | number;
 
 /** The script commands as ioredis adds them to a client and to its pipelines. */
-export type ScriptCommands<R> = { [K in ScriptName]: (...args: Arg[]) => R };
+type ScriptCommands<R> = { [K in ScriptName]: (...args: Arg[]) => R };
 export type ScriptClient = Redis & ScriptCommands<Promise<unknown>>;
 export interface ScriptPipeline extends ChainableCommander, ScriptCommands<ScriptPipeline> {}
 

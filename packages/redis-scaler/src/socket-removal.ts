@@ -17,7 +17,7 @@ export const removalChunkChannels = 1_000;
  * exceed `commandTimeoutMs`, and would hold back every other command of this
  * node (one auto-pipeline runs at a time) for a second.
  */
-export const removalWaveChunks = 5;
+const removalWaveChunks = 5;
 
 /** One `rsRemoveSocket` call: the channels it covers and its arguments (numkeys first). */
 export interface RemovalCall {
@@ -60,7 +60,7 @@ export function removalCalls(keys: Keys, nodeId: string, appId: string, socketId
 }
 
 /** Reads a `rsRemoveSocket` reply into `into`. */
-export function addRemovalReply(into: SocketRemoval, reply: unknown): void {
+function addRemovalReply(into: SocketRemoval, reply: unknown): void {
   const [vacated, left] = reply as [string[], string[]];
   for (const channel of vacated) into.vacated.push(String(channel));
   for (let i = 0; i + 1 < left.length; i += 2) into.membersLeft.push({ channel: String(left[i]), userId: String(left[i + 1]) });
