@@ -77,8 +77,9 @@ function scriptKind(file) {
 export function moduleReferences(file, text = readFileSync(file, 'utf8')) {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKind(file));
   const found = [];
+  const lineOf = (position) => source.getLineAndCharacterOfPosition(position).line + 1;
   const add = (node, typeOnly) => {
-    if (node && ts.isStringLiteralLike(node)) found.push({ specifier: node.text, typeOnly });
+    if (node && ts.isStringLiteralLike(node)) found.push({ specifier: node.text, typeOnly, line: lineOf(node.getStart(source)) });
   };
   const visit = (node) => {
     if (ts.isImportDeclaration(node)) {
@@ -108,12 +109,12 @@ export function moduleReferences(file, text = readFileSync(file, 'utf8')) {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  for (const reference of source.referencedFiles) found.push({ specifier: reference.fileName, typeOnly: true });
+  for (const reference of source.referencedFiles) found.push({ specifier: reference.fileName, typeOnly: true, line: lineOf(reference.pos) });
   if (scriptKind(file) === ts.ScriptKind.JS || scriptKind(file) === ts.ScriptKind.JSX) {
     // JSDoc types live in comments, which the walk above does not enter.
     for (const comment of text.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
       for (const m of comment[0].matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)|@import\b[^'"]*?from\s*['"]([^'"]+)['"]/g)) {
-        found.push({ specifier: m[1] ?? m[2], typeOnly: true });
+        found.push({ specifier: m[1] ?? m[2], typeOnly: true, line: lineOf(comment.index + m.index) });
       }
     }
   }
@@ -212,11 +213,13 @@ function loopThrough(graph, component) {
   return [start, start];
 }
 
-function addEdge(graph, from, to, typeOnly) {
+/** Arrows are `from -> (to -> { typeOnly, line })`: the line of the first reference, for the report. */
+function addEdge(graph, from, to, typeOnly, line) {
   let edges = graph.get(from);
   if (!edges) graph.set(from, (edges = new Map()));
+  const known = edges.get(to);
   // An arrow is type-only when every reference behind it is.
-  edges.set(to, (edges.get(to) ?? true) && typeOnly);
+  edges.set(to, { typeOnly: (known?.typeOnly ?? true) && typeOnly, line: known?.line ?? line });
 }
 
 /** Builds both graphs for a workspace root (and its `extraDirs`, folders outside any package). */
@@ -232,16 +235,16 @@ function buildGraphs(root, { extraDirs = [] } = {}) {
     packages.set(owner, packages.get(owner) ?? new Map());
     for (const file of sourceFilesUnder(dir)) {
       files.set(file, files.get(file) ?? new Map());
-      for (const { specifier, typeOnly } of moduleReferences(file)) {
+      for (const { specifier, typeOnly, line } of moduleReferences(file)) {
         const packageName = packageNameOf(specifier);
         if (packageName === undefined) {
           if (specifier.startsWith('node:')) continue;
           const target = resolveRelative(specifier, file);
           if (target && target.startsWith(dir + sep) && SOURCE_FILE.test(target) && !target.split(sep).includes('node_modules')) {
-            addEdge(files, file, target, typeOnly);
+            addEdge(files, file, target, typeOnly, line);
           }
         } else if (names.has(packageName) && packageName !== owner) {
-          addEdge(packages, owner, packageName, typeOnly);
+          addEdge(packages, owner, packageName, typeOnly, `${relative(root, file)}:${line}`);
         }
       }
     }
@@ -252,16 +255,28 @@ function buildGraphs(root, { extraDirs = [] } = {}) {
 /** Every cycle in the workspace at `root`, as loops of workspace-relative paths or package names. */
 export function findCycles(root, options) {
   const { files, packages } = buildGraphs(root, options);
-  const describe = (graph, component, name) => {
+  const describe = (graph, component, name, where) => {
     const loop = loopThrough(graph, component);
-    const typeOnly = loop.slice(1).every((to, i) => graph.get(loop[i]).get(to));
-    return { members: component.map(name), loop: loop.map(name), typeOnly };
+    const arrows = loop.slice(1).map((to, i) => graph.get(loop[i]).get(to));
+    const inside = new Set(component);
+    const internal = component.flatMap((from) =>
+      [...(graph.get(from) ?? new Map())].filter(([to]) => inside.has(to)).map(([to, arrow]) => `${where(from, arrow)} -> ${name(to)}${arrow.typeOnly ? ' (type)' : ''}`),
+    );
+    return {
+      members: component.map(name),
+      // Every arrow between members: the loop above is one way round, these are all that must be cut.
+      internal,
+      loop: loop.map(name),
+      // Where each arrow of the loop is written: `file:line` of the import.
+      sites: arrows.map((arrow, i) => where(loop[i], arrow)),
+      typeOnly: arrows.every((arrow) => arrow.typeOnly),
+    };
   };
   return {
     fileCount: files.size,
     packageCount: packages.size,
-    files: cyclicComponents(files).map((c) => describe(files, c, (file) => relative(root, file))),
-    packages: cyclicComponents(packages).map((c) => describe(packages, c, (name) => name)),
+    files: cyclicComponents(files).map((c) => describe(files, c, (file) => relative(root, file), (file, arrow) => `${relative(root, file)}:${arrow.line}`)),
+    packages: cyclicComponents(packages).map((c) => describe(packages, c, (name) => name, (_name, arrow) => arrow.line)),
   };
 }
 
@@ -272,7 +287,11 @@ function main() {
     for (const cycle of cycles) {
       const what = cycle.typeOnly ? 'type-only cycle' : 'cycle';
       console.error(`${kind} ${what} (${cycle.members.length} members): ${cycle.loop.join(' -> ')}`);
-      if (cycle.members.length > cycle.loop.length - 1) console.error(`  all members: ${cycle.members.join(', ')}`);
+      console.error(`  imports at: ${cycle.sites.join(', ')}`);
+      if (cycle.members.length > cycle.loop.length - 1) {
+        console.error(`  all ${cycle.internal.length} imports between its members:`);
+        for (const arrow of cycle.internal) console.error(`    ${arrow}`);
+      }
     }
   };
   report('file', result.files);

@@ -46,6 +46,7 @@ test('a value import cycle between two files is found, and the command exits 1 n
     const run = spawnSync(process.execPath, [SCRIPT, root], { encoding: 'utf8' });
     assert.equal(run.status, 1);
     assert.match(run.stderr, /file cycle \(2 members\): packages\/a\/src\/a\.ts -> packages\/a\/src\/b\.ts -> packages\/a\/src\/a\.ts/);
+    assert.match(run.stderr, /imports at: packages\/a\/src\/a\.ts:1, packages\/a\/src\/b\.ts:1/);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -96,6 +97,7 @@ test('two workspace packages importing each other are a package cycle', () => {
   });
   assert.equal(result.files.length, 0);
   assert.deepEqual(result.packages.map((cycle) => cycle.members), [['@t/a', '@t/b']]);
+  assert.deepEqual(result.packages[0].sites, ['packages/a/src/index.ts:1', 'packages/b/src/index.ts:1']);
 });
 
 test('a diamond, a self-named package import and node: builtins are no cycle; the command exits 0', () => {
