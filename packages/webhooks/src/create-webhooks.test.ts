@@ -3,7 +3,8 @@ import { createApp, createStaticAppProvider, RealtimeServer, signChannel, silent
 import { MemoryTransport, settle, type MemorySocket } from '@org/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhooks, type Webhooks } from './create-webhooks.js';
-import type { WebhookConfig, WebhooksOptions } from './options.js';
+import type { WebhooksOptions } from './options.js';
+import type { WebhookConfig } from './webhook-target.js';
 import type { DeliveryObserver } from './target-queue.js';
 import { startWebhookReceiver, type WebhookReceiver } from './testing/webhook-receiver.js';
 

@@ -1,5 +1,21 @@
-import type { WebhookConfig } from './options.js';
 import type { WebhookEvent, WebhookEventName } from './webhook-event.js';
+
+/**
+ * One webhook of an app, in the keys of the Pusher-style server config files
+ * (snake_case), so a host can take it straight from its config.
+ */
+export interface WebhookConfig {
+  /** Where the events are POSTed. */
+  url: string;
+  /** Only these event types; all when left out. */
+  event_types?: readonly WebhookEventName[] | undefined;
+  /** Only channels whose name starts and/or ends so (both must match when both are set). */
+  filter?: { channel_name_starts_with?: string | undefined; channel_name_ends_with?: string | undefined } | undefined;
+  /** Extra headers on every request; `Content-Type`, `X-Pusher-Key`, `X-Pusher-Signature`, `Content-Length` and `Host` are ours and dropped. */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** Bytes waiting for this webhook while its receiver is slow or down (at least 1024); over it the oldest are dropped. Default: `maxQueueBytes`. */
+  max_queue_bytes?: number | undefined;
+}
 
 /** One configured webhook, resolved once at start. */
 export interface WebhookTarget {
