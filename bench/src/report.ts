@@ -1,7 +1,7 @@
 import type { MetricSpec, RunResult, Scenario } from './scenarios/scenario.js';
 import { median } from './measure/stats.js';
 
-export interface MetricRow {
+interface MetricRow {
   scenario: string;
   metric: string;
   unit: string;
@@ -17,7 +17,7 @@ export interface MetricRow {
 }
 
 /** Load generator CPU above which the baseline's rate says more about the load than the server. */
-export const loadBoundPct = 90;
+const loadBoundPct = 90;
 
 export interface ScenarioReport {
   id: string;

@@ -4,7 +4,7 @@ import { PresenceRoster } from './presence-roster.js';
 
 type Uws = typeof uWS;
 
-export class CeilingError extends Error {
+class CeilingError extends Error {
   override readonly name = 'CeilingError';
   constructor(
     readonly code: 'UWS_NOT_NATIVE' | 'LISTEN_FAILED',
@@ -15,7 +15,7 @@ export class CeilingError extends Error {
 }
 
 /** Same test as @org/transport-uws's isNativeUws: the native App is a C++ function. */
-export function loadNativeUws(): Uws {
+function loadNativeUws(): Uws {
   const uws = createRequire(import.meta.url)('uWebSockets.js') as Uws;
   if (!Function.prototype.toString.call(uws.App).includes('[native code]')) {
     throw new CeilingError('UWS_NOT_NATIVE', 'uWebSockets.js fell back to its JavaScript emulation; the ceiling would be meaningless.');

@@ -23,10 +23,10 @@ export interface HostileDaemonOptions {
 /** High enough that it never refuses a connection of this bench (2,100 at most at once). */
 const maxConnections = 20_000;
 /** What `--unbounded` sets both per-connection limits to. */
-export const unboundedLimit = 10_000_000;
+const unboundedLimit = 10_000_000;
 
 /** One app; every other key at its default, so the limits measured are the shipped ones. */
-export function hostileDaemonConfig(port: number, options: Pick<HostileDaemonOptions, 'unbounded' | 'redisUrl'>): object {
+function hostileDaemonConfig(port: number, options: Pick<HostileDaemonOptions, 'unbounded' | 'redisUrl'>): object {
   return {
     servers: { main: { host, port } },
     applications: [

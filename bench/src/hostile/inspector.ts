@@ -14,7 +14,7 @@ export interface MemoryUsage {
   arrayBuffers: number;
 }
 
-export class InspectorError extends Error {
+class InspectorError extends Error {
   override readonly name = 'InspectorError';
   constructor(
     readonly code: 'NO_TARGET' | 'CLOSED' | 'TIMEOUT' | 'PROTOCOL',

@@ -3,7 +3,7 @@ import type { Endpoint } from './pusher-client.js';
 
 export type ResponseCallback = (status: number, body: Buffer) => void;
 
-export class HttpClientError extends Error {
+class HttpClientError extends Error {
   override readonly name = 'HttpClientError';
   constructor(
     readonly code: 'CONNECT_FAILED' | 'CONNECTION_LOST' | 'BAD_RESPONSE',

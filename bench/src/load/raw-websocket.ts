@@ -18,7 +18,7 @@ export interface RawWebSocketHandlers {
   onClose?(code: number, reason: string): void;
 }
 
-export class RawWebSocketError extends Error {
+class RawWebSocketError extends Error {
   override readonly name = 'RawWebSocketError';
   constructor(
     readonly code: 'HANDSHAKE_FAILED' | 'CONNECT_FAILED',

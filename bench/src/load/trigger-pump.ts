@@ -89,7 +89,7 @@ export async function pumpAtRate(
 }
 
 /** Waits until every request sent has been answered (or 10 s passed). */
-export async function drain(connections: HttpConnection[], timeoutMs = 10_000): Promise<void> {
+async function drain(connections: HttpConnection[], timeoutMs = 10_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (connections.some((connection) => connection.inFlight > 0 && !connection.failed) && performance.now() < deadline) await sleep(5);
 }

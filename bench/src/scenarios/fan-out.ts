@@ -22,7 +22,7 @@ const sizes = (quick: boolean) => ({
 /** 64 bytes of padding, a typical small event. */
 const padding = 'x'.repeat(64);
 
-export interface StepResult {
+interface StepResult {
   offeredEventsPerSecond: number;
   deliveriesPerSecond: number;
   p50: number;
@@ -42,7 +42,7 @@ async function settle(group: SubscriberGroup): Promise<void> {
 }
 
 /** Triggers at `eventsPerSecond` for `ms` and measures what arrives. */
-export async function measureStep(
+async function measureStep(
   target: RunningTarget,
   group: SubscriberGroup,
   http: HttpConnection[],
@@ -85,7 +85,7 @@ export async function measureStep(
  * Raises the trigger rate step by step (x2) until fewer than 90% of the
  * offered deliveries arrive; returns every step (the latency/throughput curve).
  */
-export async function rampUntilSaturated(
+async function rampUntilSaturated(
   run: (eventsPerSecond: number) => Promise<StepResult>,
   firstStep: number,
   maxSteps: number,
@@ -103,7 +103,7 @@ export async function rampUntilSaturated(
 }
 
 /** The flow-controlled maximum: deliveries/s with at most `windowEvents` events in flight. */
-export async function measureSaturation(
+async function measureSaturation(
   target: RunningTarget,
   group: SubscriberGroup,
   http: HttpConnection[],

@@ -40,5 +40,3 @@ export interface Scenario {
   run(target: RunningTarget, context: ScenarioContext): Promise<RunResult>;
 }
 
-/** Diagnostic keys every run may add. */
-export const diagnostics = ['load_cpu_pct', 'server_cpu_pct'] as const;

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 /** A port the OS called free a moment ago on 127.0.0.1 (one implementation for the repo, in @org/dev-kit). */
 export { freePort } from '@org/dev-kit';
 
-export class ProcessError extends Error {
+class ProcessError extends Error {
   override readonly name = 'ProcessError';
   constructor(
     readonly code: 'START_FAILED' | 'NOT_READY',

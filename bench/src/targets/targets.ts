@@ -44,13 +44,13 @@ export function daemonBin(): string {
 }
 
 /** The built ceiling server: next to this module once bundled (bench/dist), or bench/dist seen from src/targets. */
-export function ceilingBin(): string {
+function ceilingBin(): string {
   const bundled = fileURLToPath(new URL('./ceiling-bin.js', import.meta.url));
   return existsSync(bundled) ? bundled : fileURLToPath(new URL('../../dist/ceiling-bin.js', import.meta.url));
 }
 
 /** Limits high enough that only speed, never a quota, decides the result. */
-export function daemonConfig(port: number): object {
+function daemonConfig(port: number): object {
   return {
     servers: { main: { host, port, activity_timeout: 3600, max_request_size: 100_000 } },
     applications: [
@@ -99,7 +99,7 @@ export async function startDaemon(options: TargetOptions): Promise<RunningTarget
 }
 
 /** Two daemons sharing Redis (scaling on through REDIS_URL), both on the server CPU; `cpu()` includes our Redis. */
-export async function startDaemonPair(options: TargetOptions): Promise<RunningTarget> {
+async function startDaemonPair(options: TargetOptions): Promise<RunningTarget> {
   if (!options.redisUrl) throw new Error('daemon-2-nodes needs a Redis URL');
   const first = await startDaemonNode(options, options.redisUrl);
   const second = await startDaemonNode(options, options.redisUrl).catch(async (error: unknown) => {
@@ -130,7 +130,7 @@ async function listeningOrStopped(child: ChildProcess, port: number): Promise<vo
   }
 }
 
-export async function startCeiling(options: TargetOptions): Promise<RunningTarget> {
+async function startCeiling(options: TargetOptions): Promise<RunningTarget> {
   const port = await freePort();
   const child = spawnPinned(options.cpu, process.execPath, [ceilingBin(), String(port)], process.env);
   await listeningOrStopped(child, port);
