@@ -1,13 +1,13 @@
 import { channelType } from './channel-name.js';
 import { ErrorCode } from './close-codes.js';
-import type { Connection } from './connection.js';
+import type { ConnectionRecord } from './connection.js';
+import type { EngineContext } from './engine-context.js';
 import { channelEventFrame, errorFrame, type InboundFrame } from './frames.js';
-import type { RealtimeServer } from './realtime-server.js';
 import { spendClientEvent } from './frame-budget.js';
 import { nestsDeeperThan } from './bounded-json.js';
 
-function reject(connection: Connection, message: string): void {
-  connection.socket.send(errorFrame(ErrorCode.ClientEventRejected, message));
+function reject(context: EngineContext, connection: ConnectionRecord, message: string): void {
+  context.send(connection, errorFrame(ErrorCode.ClientEventRejected, message));
 }
 
 /**
@@ -15,37 +15,37 @@ function reject(connection: Connection, message: string): void {
  * node and others, only from a member of a private or presence channel, with
  * `user_id` added on presence channels. Never echoed to the sender.
  */
-export function handleClientEvent(server: RealtimeServer, connection: Connection, frame: InboundFrame): void {
+export function handleClientEvent(context: EngineContext, connection: ConnectionRecord, frame: InboundFrame): void {
   const { app } = connection;
-  if (!app.enableClientMessages) return reject(connection, 'Client events are disabled for this app.');
+  if (!app.enableClientMessages) return reject(context, connection, 'Client events are disabled for this app.');
   const { channel } = frame;
-  if (typeof channel !== 'string') return reject(connection, 'A client event needs a channel.');
+  if (typeof channel !== 'string') return reject(context, connection, 'A client event needs a channel.');
   const type = channelType(channel);
   if (type !== 'private' && type !== 'presence') {
-    return reject(connection, 'Client events are only allowed on private and presence channels.');
+    return reject(context, connection, 'Client events are only allowed on private and presence channels.');
   }
-  const membership = connection.channels.get(channel);
-  if (!membership?.active) return reject(connection, `Subscribe to ${channel} before sending client events to it.`);
+  const membership = connection.membership(channel);
+  if (!membership?.active) return reject(context, connection, `Subscribe to ${channel} before sending client events to it.`);
   if (frame.event.length > app.maxEventNameLength) {
-    return reject(connection, `Event name is longer than ${app.maxEventNameLength} characters.`);
+    return reject(context, connection, `Event name is longer than ${app.maxEventNameLength} characters.`);
   }
 
   // The frame budget opened this second's window; client events have their own, smaller count in it.
   if (!spendClientEvent(connection, app)) {
-    server.events.emit('client.event.rate_limited', { app, channel, event: frame.event, socketId: connection.socketId });
-    return reject(connection, `Rate limit exceeded: at most ${app.maxClientEventsPerSecond} client events per second.`);
+    context.emit('client.event.rate_limited', { app, channel, event: frame.event, socketId: connection.socketId });
+    return reject(context, connection, `Rate limit exceeded: at most ${app.maxClientEventsPerSecond} client events per second.`);
   }
 
   // The frame passed the nesting bound, so re-encoding its data cannot overflow the stack. String data is
   // JSON that receivers parse (pusher-js does, then logs it recursively): it gets the same bound.
   if (typeof frame.data === 'string' && nestsDeeperThan(frame.data, app.maxJsonDepth)) {
-    return reject(connection, `Event data nests JSON deeper than ${app.maxJsonDepth} levels.`);
+    return reject(context, connection, `Event data nests JSON deeper than ${app.maxJsonDepth} levels.`);
   }
   const encodedData = JSON.stringify(frame.data ?? null);
   if (Buffer.byteLength(encodedData) > app.maxMessageSize) {
-    return reject(connection, `Event data is larger than ${app.maxMessageSize} bytes.`);
+    return reject(context, connection, `Event data is larger than ${app.maxMessageSize} bytes.`);
   }
   const userId = type === 'presence' ? membership.presenceUserId : undefined;
-  server.broadcast(app, channel, channelEventFrame(frame.event, channel, encodedData, userId), frame.event, connection.socketId);
-  server.events.emit('client.event', { app, channel, event: frame.event, data: frame.data, socketId: connection.socketId, userId });
+  context.broadcast(app, channel, channelEventFrame(frame.event, channel, encodedData, userId), frame.event, connection.socketId);
+  context.emit('client.event', { app, channel, event: frame.event, data: frame.data, socketId: connection.socketId, userId });
 }

@@ -1,5 +1,5 @@
 import type { App } from './app.js';
-import type { Connection } from './connection.js';
+import type { ConnectionRecord } from './connection.js';
 
 /**
  * What to do with an inbound frame, given the connection's budget:
@@ -17,7 +17,7 @@ export const floodSecondsBeforeClose = 3;
  * Fixed one-second windows: a few numbers on the connection, no limiter
  * objects to allocate or leak, and one comparison per frame.
  */
-export function spendFrame(connection: Connection, app: App, second: number): FrameVerdict {
+export function spendFrame(connection: ConnectionRecord, app: App, second: number): FrameVerdict {
   if (connection.rateWindow !== second) {
     const wasFlooding = connection.framesInWindow > app.maxFramesPerSecond;
     connection.floodedWindows = wasFlooding && connection.rateWindow === second - 1 ? connection.floodedWindows : 0;
@@ -36,6 +36,6 @@ export function spendFrame(connection: Connection, app: App, second: number): Fr
 }
 
 /** Counts a client event in the current window; false when over `maxClientEventsPerSecond`. */
-export function spendClientEvent(connection: Connection, app: App): boolean {
+export function spendClientEvent(connection: ConnectionRecord, app: App): boolean {
   return ++connection.clientEventsInWindow <= app.maxClientEventsPerSecond;
 }

@@ -3,7 +3,7 @@ import { channelNameProblem, channelType, eventNameProblem, isCacheChannel } fro
 import { nestsDeeperThan, stringifyOrUndefined } from './bounded-json.js';
 import { RealtimeError } from './errors.js';
 import { channelEventFrame } from './frames.js';
-import type { RealtimeServer } from './realtime-server.js';
+import type { EngineContext } from './engine-context.js';
 
 /** An event for the HTTP API's trigger and batch endpoints. */
 export interface TriggerEvent {
@@ -111,25 +111,25 @@ function checkDataSize(app: App, dataBytes: number): void {
  * Publishes an event to its channels on every node. The data is encoded once;
  * each channel's frame differs only by its `channel` field.
  */
-export async function trigger(server: RealtimeServer, app: App, event: TriggerEvent | PreparedTrigger): Promise<Record<string, ChannelAttributes> | undefined> {
+export async function trigger(context: EngineContext, app: App, event: TriggerEvent | PreparedTrigger): Promise<Record<string, ChannelAttributes> | undefined> {
   // Prepared for this app: already checked. Anything else (a plain event, or one prepared for another app) is checked now.
   const prepared = event instanceof PreparedTrigger && event.appId === app.id ? event : prepareTrigger(app, event);
   const caching: Promise<void>[] = [];
   for (const channel of prepared.channels) {
     const frame = channelEventFrame(prepared.name, channel, prepared.encodedData);
-    server.broadcast(app, channel, frame, prepared.name, prepared.socketId);
-    if (isCacheChannel(channel)) caching.push(server.scaler.storeCachedEvent(app.id, channel, frame, app.cacheTtl));
+    context.broadcast(app, channel, frame, prepared.name, prepared.socketId);
+    if (isCacheChannel(channel)) caching.push(context.scaler.storeCachedEvent(app.id, channel, frame, app.cacheTtl));
   }
   await Promise.all(caching);
   if (!prepared.info?.length) return undefined;
   const result: Record<string, ChannelAttributes> = {};
-  for (const channel of prepared.channels) result[channel] = await channelAttributes(server, app, channel, prepared.info, false);
+  for (const channel of prepared.channels) result[channel] = await channelAttributes(context, app, channel, prepared.info, false);
   return result;
 }
 
 /** `GET /channels/{name}`-style attributes; `user_count` only for presence channels. */
 export async function channelAttributes(
-  server: RealtimeServer,
+  context: EngineContext,
   app: App,
   channel: string,
   info: readonly string[],
@@ -141,13 +141,13 @@ export async function channelAttributes(
   if (info.includes('user_count') && !isPresence) {
     throw new RealtimeError('NOT_A_PRESENCE_CHANNEL', 'user_count is only available for presence channels');
   }
-  const subscriptionCount = await server.scaler.subscriptionCount(app.id, channel);
+  const subscriptionCount = await context.scaler.subscriptionCount(app.id, channel);
   const attributes: ChannelAttributes = {};
   if (withOccupied) attributes.occupied = subscriptionCount > 0;
   if (info.includes('subscription_count')) attributes.subscription_count = subscriptionCount;
-  if (info.includes('user_count')) attributes.user_count = await server.scaler.userCount(app.id, channel);
+  if (info.includes('user_count')) attributes.user_count = await context.scaler.userCount(app.id, channel);
   if (info.includes('cache') && isCacheChannel(channel)) {
-    const cached = await server.scaler.cachedEvent(app.id, channel);
+    const cached = await context.scaler.cachedEvent(app.id, channel);
     const data = cached && cachedData(cached.frame);
     if (cached && data !== undefined) attributes.cache = { data, ttl: cached.ttl };
   }
@@ -166,7 +166,7 @@ function cachedData(frame: string): string | undefined {
 
 /** Occupied channels, optionally filtered by prefix, with the requested attributes. */
 export async function listChannels(
-  server: RealtimeServer,
+  context: EngineContext,
   app: App,
   options: { prefix?: string | undefined; info?: readonly string[] | undefined },
 ): Promise<Record<string, ChannelAttributes>> {
@@ -174,32 +174,32 @@ export async function listChannels(
   if (info.includes('user_count') && !options.prefix?.startsWith('presence-')) {
     throw new RealtimeError('NOT_A_PRESENCE_CHANNEL', 'info=user_count needs filter_by_prefix=presence-');
   }
-  const channels = await server.scaler.channels(app.id);
+  const channels = await context.scaler.channels(app.id);
   const result: Record<string, ChannelAttributes> = {};
   for (const [channel, count] of channels) {
     if (count === 0 || (options.prefix && !channel.startsWith(options.prefix))) continue;
     const attributes: ChannelAttributes = {};
     if (info.includes('subscription_count')) attributes.subscription_count = count;
-    if (info.includes('user_count')) attributes.user_count = await server.scaler.userCount(app.id, channel);
+    if (info.includes('user_count')) attributes.user_count = await context.scaler.userCount(app.id, channel);
     result[channel] = attributes;
   }
   return result;
 }
 
 /** The users of a presence channel. */
-export async function presenceUsers(server: RealtimeServer, app: App, channel: string): Promise<{ id: string }[]> {
+export async function presenceUsers(context: EngineContext, app: App, channel: string): Promise<{ id: string }[]> {
   const problem = channelNameProblem(channel, app);
   if (problem) throw new RealtimeError('INVALID_CHANNEL', problem);
   if (channelType(channel) !== 'presence') throw new RealtimeError('NOT_A_PRESENCE_CHANNEL', 'users are only listed for presence channels');
-  const members = await server.scaler.presenceMembers(app.id, channel);
+  const members = await context.scaler.presenceMembers(app.id, channel);
   return members.map((member) => ({ id: member.userId }));
 }
 
 /** Closes every connection of a user, on every node. */
-export function terminateUserConnections(server: RealtimeServer, app: App, userId: string): void {
+export function terminateUserConnections(context: EngineContext, app: App, userId: string): void {
   if (userId === '' || userId.length > app.maxUserIdLength) {
     throw new RealtimeError('INVALID_ARGUMENT', `user id must be 1 to ${app.maxUserIdLength} characters`);
   }
-  server.terminateLocalUser(app.id, userId);
-  server.scaler.publish({ type: 'terminate-user', appId: app.id, userId });
+  context.terminateLocalUser(app.id, userId);
+  context.scaler.publish({ type: 'terminate-user', appId: app.id, userId });
 }

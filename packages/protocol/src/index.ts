@@ -4,7 +4,7 @@ export { createStaticAppProvider, type AppProvider } from './app-provider.js';
 export { channelType, isCacheChannel, channelNameProblem, eventNameProblem, serverToUserPrefix, type ChannelType } from './channel-name.js';
 export { ErrorCode } from './close-codes.js';
 export { throttlePerKind } from './failure-reporter.js';
-export { Connection, type Membership } from './connection.js';
+export type { Connection } from './connection.js';
 export { RealtimeError, type RealtimeErrorCode } from './errors.js';
 export * as frames from './frames.js';
 export { hostEvents, type HostEventListener, type HostEventMap, type HostEventName, type HostEvents } from './host-events.js';
@@ -31,4 +31,4 @@ export {
 } from './signing.js';
 export type { CachedEvent, ClusterMessage, ClusterMessageHandler, HeldChannel, NodeLoss, NodeLossHandler, PresenceJoin, PresenceMember, Scaler, SocketRemoval } from './scaler.js';
 export { ServerEvents, type ServerEventListener, type ServerEventMap, type ServerEventName } from './server-events.js';
-export type { ConnectionRequest, Publisher, Socket } from './transport.js';
+export type { ConnectionRequest, Transport } from './transport.js';

@@ -1,20 +1,19 @@
-import { serverToUserPrefix } from './channel-name.js';
 import { verifyUserAuth } from './signing.js';
 import { ErrorCode } from './close-codes.js';
-import type { Connection } from './connection.js';
+import type { ConnectionRecord } from './connection.js';
+import type { EngineContext } from './engine-context.js';
 import { signinSuccessFrame } from './frames.js';
 import { parseBoundedJson } from './bounded-json.js';
-import type { RealtimeServer } from './realtime-server.js';
 
 /**
  * `pusher:signin`: verifies `socket_id::user::user_data`, remembers the user
  * and subscribes the socket to `#server-to-user-{id}`. A bad sign-in closes
  * the connection with 4009, as Pusher does.
  */
-export function handleSignin(server: RealtimeServer, connection: Connection, data: unknown): void {
+export function handleSignin(context: EngineContext, connection: ConnectionRecord, data: unknown): void {
   const { app } = connection;
   const { auth, user_data: userData } = (typeof data === 'object' && data !== null ? data : {}) as { auth?: unknown; user_data?: unknown };
-  const fail = (reason: string) => server.refuse(connection.socket, ErrorCode.Unauthorized, reason);
+  const fail = (reason: string) => context.refuse(connection, ErrorCode.Unauthorized, reason);
 
   if (typeof userData !== 'string') return fail('pusher:signin needs user_data as a JSON string.');
   if (!verifyUserAuth(app, connection.socketId, userData, auth)) return fail('Invalid signature for this socket and user_data.');
@@ -25,11 +24,7 @@ export function handleSignin(server: RealtimeServer, connection: Connection, dat
   if (typeof id !== 'string' || id === '') return fail('user_data.id must be a non-empty string.');
   if (id.length > app.maxUserIdLength) return fail(`user_data.id is longer than ${app.maxUserIdLength} characters.`);
 
-  if (connection.userId !== undefined && connection.userId !== id) {
-    server.removeLocalSubscriber(server.topic(app, serverToUserPrefix + connection.userId), connection);
-  }
-  connection.userId = id;
-  server.addLocalSubscriber(server.topic(app, serverToUserPrefix + id), connection);
-  connection.socket.send(signinSuccessFrame(userData));
-  server.log.connection.debug({ app: app.id, socketId: connection.socketId, userId: id }, 'signed in');
+  context.signIn(connection, id);
+  context.send(connection, signinSuccessFrame(userData));
+  context.log.connection.debug({ app: app.id, socketId: connection.socketId, userId: id }, 'signed in');
 }

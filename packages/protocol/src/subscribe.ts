@@ -1,7 +1,8 @@
-import { channelNameProblem, channelType, isCacheChannel, serverToUserPrefix } from './channel-name.js';
+import { channelNameProblem, channelType, serverToUserPrefix } from './channel-name.js';
 import { verifyChannelAuth } from './signing.js';
 import { ErrorCode } from './close-codes.js';
-import type { Connection, Membership } from './connection.js';
+import type { ConnectionRecord, Membership } from './connection.js';
+import type { EngineContext } from './engine-context.js';
 import {
   cacheMissFrame,
   errorFrame,
@@ -10,10 +11,9 @@ import {
   type SubscriptionErrorType,
 } from './frames.js';
 import { parsePresenceData, presencePayload } from './presence-data.js';
-import type { CachedEvent, PresenceMember } from './scaler.js';
-import type { RealtimeServer } from './realtime-server.js';
+import type { CachedEvent, HeldChannel, PresenceMember } from './scaler.js';
 import type { App } from './app.js';
-import { inChannelOrder } from './channel-order.js';
+import { channelOpsSettled, inChannelOrder } from './channel-order.js';
 import type { SubscriptionRefusalReason } from './server-events.js';
 
 interface SubscribeData {
@@ -23,18 +23,18 @@ interface SubscribeData {
 }
 
 /** `pusher:subscribe`: checks, joins presence, registers cluster-wide, then confirms; in order per channel. */
-export function handleSubscribe(server: RealtimeServer, connection: Connection, data: unknown): Promise<void> {
+export function handleSubscribe(context: EngineContext, connection: ConnectionRecord, data: unknown): Promise<void> {
   const { channel, auth, channel_data: channelData } = (typeof data === 'object' && data !== null ? data : {}) as SubscribeData;
   if (typeof channel !== 'string') {
-    connection.socket.send(errorFrame(ErrorCode.ReconnectNow, 'pusher:subscribe needs data.channel as a string.'));
+    context.send(connection, errorFrame(ErrorCode.ReconnectNow, 'pusher:subscribe needs data.channel as a string.'));
     return Promise.resolve();
   }
-  return inChannelOrder(connection, channel, () => subscribe(server, connection, channel, auth, channelData));
+  return inChannelOrder(connection, channel, () => subscribe(context, connection, channel, auth, channelData));
 }
 
-function refuseSubscription(server: RealtimeServer, connection: Connection, channel: string, refusal: SubscriptionRefusal): void {
-  connection.socket.send(subscriptionErrorFrame(channel, refusal.type, refusal.error, refusal.status));
-  server.events.emit('subscription.refused', { app: connection.app, channel, reason: refusal.reason });
+function refuseSubscription(context: EngineContext, connection: ConnectionRecord, channel: string, refusal: SubscriptionRefusal): void {
+  context.send(connection, subscriptionErrorFrame(channel, refusal.type, refusal.error, refusal.status));
+  context.emit('subscription.refused', { app: connection.app, channel, reason: refusal.reason });
 }
 
 interface SubscriptionRefusal {
@@ -44,14 +44,14 @@ interface SubscriptionRefusal {
   status: number;
 }
 
-async function subscribe(server: RealtimeServer, connection: Connection, channel: string, auth: unknown, channelData: unknown): Promise<void> {
+async function subscribe(context: EngineContext, connection: ConnectionRecord, channel: string, auth: unknown, channelData: unknown): Promise<void> {
   if (connection.state !== 'open') return;
-  const { app, socket, socketId } = connection;
-  const refuse = (refusal: SubscriptionRefusal) => refuseSubscription(server, connection, channel, refusal);
+  const { app, socketId } = connection;
+  const refuse = (refusal: SubscriptionRefusal) => refuseSubscription(context, connection, channel, refusal);
   const problem = channelNameProblem(channel, app);
   if (problem) return refuse({ reason: 'invalid_channel', type: 'InvalidChannel', error: problem, status: ErrorCode.Unauthorized });
-  if (connection.channels.has(channel)) return; // already subscribed: pusher-js never asks twice
-  if (connection.channels.size >= app.maxChannelsPerConnection) {
+  if (connection.membership(channel)) return; // already subscribed: pusher-js never asks twice
+  if (connection.channelCount >= app.maxChannelsPerConnection) {
     return refuse({
       reason: 'channel_limit',
       type: 'LimitReached',
@@ -79,26 +79,24 @@ async function subscribe(server: RealtimeServer, connection: Connection, channel
     if (connection.userId === undefined || channel !== serverToUserPrefix + connection.userId) {
       return refuse({ reason: 'auth', type: 'AuthError', error: 'Sign in as this user before subscribing to its channel.', status: 401 });
     }
-    socket.send(subscriptionSucceededFrame(channel));
+    context.send(connection, subscriptionSucceededFrame(channel));
     return;
   }
 
-  const membership: Membership = { active: false, presenceUserId: undefined };
-  connection.channels.set(channel, membership);
+  const membership = connection.addMembership(channel);
   // A presence subscriber hears member events before its snapshot is taken: one published after the
   // snapshot reaches it, one published before is in the snapshot, so it misses none. Channel events
   // reach it, as any subscriber, only once it is confirmed.
-  if (presenceMember?.ok) server.awaitMembers(app, channel, connection);
+  if (presenceMember?.ok) context.awaitMembers(connection, channel);
   try {
-    await register(server, connection, channel, membership, presenceMember?.ok ? presenceMember.member : undefined);
+    await register(context, connection, membership, presenceMember?.ok ? presenceMember.member : undefined);
   } catch (error) {
     // Half-registered and still open: let the client subscribe again. (Once closed, the close cleans up.)
-    server.stopAwaitingMembers(app, channel, connection);
-    if (connection.state === 'open' && connection.channels.get(channel) === membership) {
-      connection.channels.delete(channel);
-      server.removeLocalSubscriber(server.topic(app, channel), connection);
-      await server.scaler.removeSubscription(app.id, channel, socketId).catch(() => undefined);
-      if (membership.presenceUserId !== undefined) await server.scaler.leavePresence(app.id, channel, socketId, membership.presenceUserId).catch(() => undefined);
+    context.stopAwaitingMembers(connection, channel);
+    if (connection.state === 'open' && connection.removeMembership(membership)) {
+      context.leave(connection, membership);
+      await context.scaler.removeSubscription(app.id, channel, socketId).catch(() => undefined);
+      if (membership.presenceUserId !== undefined) await context.scaler.leavePresence(app.id, channel, socketId, membership.presenceUserId).catch(() => undefined);
     }
     throw error;
   }
@@ -110,17 +108,18 @@ async function subscribe(server: RealtimeServer, connection: Connection, channel
  * then removes exactly that (and announces the member's departure if its
  * arrival was announced).
  */
-async function register(server: RealtimeServer, connection: Connection, channel: string, membership: Membership, member: PresenceMember | undefined): Promise<void> {
-  const { app, socket, socketId } = connection;
+async function register(context: EngineContext, connection: ConnectionRecord, membership: Membership, member: PresenceMember | undefined): Promise<void> {
+  const { app, socketId } = connection;
+  const { channel } = membership;
   let publishedSince: (() => boolean) | undefined;
   try {
     if (member) {
-      const joined = await server.scaler.joinPresence(app.id, channel, socketId, member, app.maxPresenceMembers);
-      server.stopAwaitingMembers(app, channel, connection);
+      const joined = await context.scaler.joinPresence(app.id, channel, socketId, member, app.maxPresenceMembers);
+      context.stopAwaitingMembers(connection, channel);
       if (joined.status === 'full') {
-        connection.channels.delete(channel);
+        connection.removeMembership(membership);
         if (connection.state === 'open') {
-          refuseSubscription(server, connection, channel, {
+          refuseSubscription(context, connection, channel, {
             reason: 'presence_full',
             type: 'LimitReached',
             error: `Presence channel is full (${app.maxPresenceMembers} members).`,
@@ -132,44 +131,31 @@ async function register(server: RealtimeServer, connection: Connection, channel:
       membership.presenceUserId = member.userId;
       if (connection.state === 'open') {
         // In the same turn as the snapshot arrived: no member event can slip between the two.
-        publishedSince = listen(server, connection, channel);
-        socket.send(subscriptionSucceededFrame(channel, presencePayload(joined.members)));
-        membership.active = true;
+        publishedSince = context.join(connection, membership);
+        context.send(connection, subscriptionSucceededFrame(channel, presencePayload(joined.members)));
       }
       if (joined.firstForUser) {
-        server.broadcastMemberChange({ type: 'member-added', appId: app.id, channel, userId: member.userId, userInfo: member.userInfo, exceptSocketId: socketId }, app);
-        server.events.emit('member.added', { app, channel, userId: member.userId });
+        context.announceMember(app, { type: 'member-added', appId: app.id, channel, userId: member.userId, userInfo: member.userInfo, exceptSocketId: socketId });
       }
     }
 
-    const count = await server.scaler.addSubscription(app.id, channel, socketId);
-    if (count === 1) server.events.emit('channel.occupied', { app, channel });
+    const count = await context.scaler.addSubscription(app.id, channel, socketId);
+    if (count === 1) context.emit('channel.occupied', { app, channel });
     if (connection.state !== 'open') return;
     if (!member) {
       // Listening and confirmed in one turn, as Pusher does: no event arrives before subscription_succeeded.
-      publishedSince = listen(server, connection, channel);
-      socket.send(subscriptionSucceededFrame(channel));
-      membership.active = true;
+      publishedSince = context.join(connection, membership);
+      context.send(connection, subscriptionSucceededFrame(channel));
     }
     if (publishedSince) {
       const watched = publishedSince;
       publishedSince = undefined;
-      await replayCache(server, connection, channel, watched);
+      await replayCache(context, connection, channel, watched);
     }
-    server.log.channel.debug({ app: app.id, socketId, channel }, 'subscribed');
+    context.log.channel.debug({ app: app.id, socketId, channel }, 'subscribed');
   } finally {
     publishedSince?.(); // a watch never handed to the replay (closed or failed meanwhile) is released
   }
-}
-
-/**
- * Joins the channel's fan-out. For a cache channel, returns whether anything
- * was published to it since (the cache replay must not follow a newer live event).
- */
-function listen(server: RealtimeServer, connection: Connection, channel: string): (() => boolean) | undefined {
-  const topic = server.topic(connection.app, channel);
-  server.addLocalSubscriber(topic, connection);
-  return isCacheChannel(channel) ? server.watchTopic(topic, connection) : undefined;
 }
 
 /**
@@ -177,37 +163,37 @@ function listen(server: RealtimeServer, connection: Connection, channel: string)
  * unless a live event reached the subscriber meanwhile: that one is at least
  * as new as anything the cache could replay.
  */
-async function replayCache(server: RealtimeServer, connection: Connection, channel: string, publishedSince: () => boolean): Promise<void> {
-  const { app, socket } = connection;
+async function replayCache(context: EngineContext, connection: ConnectionRecord, channel: string, publishedSince: () => boolean): Promise<void> {
+  const { app } = connection;
   let cached: CachedEvent | undefined;
   let overtaken: boolean;
   try {
-    cached = await server.scaler.cachedEvent(app.id, channel);
+    cached = await context.scaler.cachedEvent(app.id, channel);
   } finally {
     overtaken = publishedSince();
   }
   if (overtaken || connection.state !== 'open') return;
   if (cached) {
-    socket.send(cached.frame);
+    context.send(connection, cached.frame);
   } else {
-    socket.send(cacheMissFrame(channel));
-    server.events.emit('cache.miss', { app, channel });
+    context.send(connection, cacheMissFrame(channel));
+    context.emit('cache.miss', { app, channel });
   }
 }
 
 /** `pusher:unsubscribe`: no reply, as in Pusher; in order per channel. */
-export function handleUnsubscribe(server: RealtimeServer, connection: Connection, data: unknown): Promise<void> {
+export function handleUnsubscribe(context: EngineContext, connection: ConnectionRecord, data: unknown): Promise<void> {
   const channel = typeof data === 'object' && data !== null ? (data as { channel?: unknown }).channel : undefined;
   if (typeof channel !== 'string') {
-    connection.socket.send(errorFrame(ErrorCode.ReconnectNow, 'pusher:unsubscribe needs data.channel as a string.'));
+    context.send(connection, errorFrame(ErrorCode.ReconnectNow, 'pusher:unsubscribe needs data.channel as a string.'));
     return Promise.resolve();
   }
   return inChannelOrder(connection, channel, async () => {
     if (connection.state !== 'open') return;
-    const membership = connection.channels.get(channel);
+    const membership = connection.membership(channel);
     if (!membership) return;
-    connection.channels.delete(channel);
-    await leaveChannel(server, connection, channel, membership);
+    connection.removeMembership(membership);
+    await leaveChannel(context, connection, membership);
   });
 }
 
@@ -215,25 +201,43 @@ export function handleUnsubscribe(server: RealtimeServer, connection: Connection
  * Undoes an active subscription: local fan-out, cluster count (channel_vacated
  * at zero) and presence (member_removed after the user's last socket).
  */
-async function leaveChannel(server: RealtimeServer, connection: Connection, channel: string, membership: Membership): Promise<void> {
-  membership.active = false;
+async function leaveChannel(context: EngineContext, connection: ConnectionRecord, membership: Membership): Promise<void> {
   const { app } = connection;
-  server.removeLocalSubscriber(server.topic(app, channel), connection);
+  const { channel } = membership;
+  context.leave(connection, membership);
 
-  const remaining = await server.scaler.removeSubscription(app.id, channel, connection.socketId);
-  if (membership.presenceUserId !== undefined) await leavePresence(server, connection, channel, membership.presenceUserId);
-  if (remaining === 0) server.events.emit('channel.vacated', { app, channel });
-  server.log.channel.debug({ app: app.id, socketId: connection.socketId, channel }, 'unsubscribed');
+  const remaining = await context.scaler.removeSubscription(app.id, channel, connection.socketId);
+  if (membership.presenceUserId !== undefined) await leavePresence(context, connection, channel, membership.presenceUserId);
+  if (remaining === 0) context.emit('channel.vacated', { app, channel });
+  context.log.channel.debug({ app: app.id, socketId: connection.socketId, channel }, 'unsubscribed');
 }
 
-async function leavePresence(server: RealtimeServer, connection: Connection, channel: string, userId: string): Promise<void> {
+async function leavePresence(context: EngineContext, connection: ConnectionRecord, channel: string, userId: string): Promise<void> {
   const { app } = connection;
-  const last = await server.scaler.leavePresence(app.id, channel, connection.socketId, userId);
-  if (last) announceMemberRemoved(server, app, channel, userId);
+  const last = await context.scaler.leavePresence(app.id, channel, connection.socketId, userId);
+  if (last) announceMemberRemoved(context, app, channel, userId);
 }
 
 /** Tells a channel, on every node, that a presence user left it. */
-export function announceMemberRemoved(server: RealtimeServer, app: App, channel: string, userId: string): void {
-  server.broadcastMemberChange({ type: 'member-removed', appId: app.id, channel, userId }, app);
-  server.events.emit('member.removed', { app, channel, userId });
+export function announceMemberRemoved(context: EngineContext, app: App, channel: string, userId: string): void {
+  context.announceMember(app, { type: 'member-removed', appId: app.id, channel, userId });
+}
+
+/**
+ * After a close: once the operations in flight on its channels have settled
+ * (a subscribe finishes recording what it recorded), every channel the socket
+ * held leaves the cluster in one scaler call, with `member_removed` and
+ * `channel_vacated` as they follow.
+ */
+export async function releaseChannels(context: EngineContext, connection: ConnectionRecord): Promise<void> {
+  await channelOpsSettled(connection);
+  const { app } = connection;
+  const held: HeldChannel[] = [];
+  for (const membership of connection.takeMemberships()) {
+    held.push({ channel: membership.channel, presenceUserId: membership.presenceUserId });
+    membership.active = false;
+  }
+  const removal = await context.scaler.removeConnection(app.id, connection.socketId, held);
+  for (const { channel, userId } of removal.membersLeft) announceMemberRemoved(context, app, channel, userId);
+  for (const channel of removal.vacated) context.emit('channel.vacated', { app, channel });
 }

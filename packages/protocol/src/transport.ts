@@ -1,26 +1,29 @@
 /**
- * The engine's view of one client connection. A transport (uWebSockets.js,
- * or the in-memory one in tests) implements it; the engine never sees the
- * underlying socket library.
+ * What a transport does for the engine (uWebSockets.js in production, the
+ * in-memory one in tests). Its operations are server-wide and take the
+ * transport's own handle for a socket (a uWS `WebSocket`, a test socket): the
+ * engine keeps that handle on its record of the connection and hands it back,
+ * so nothing wraps a socket per connection.
+ *
+ * The engine never passes a socket again once it asked `close` for it or the
+ * transport reported its close (`RealtimeServer.close`).
  */
-export interface Socket {
-  /** Sends one text frame; false when the socket is closed or the frame was dropped. */
-  send(frame: string): boolean;
-  /** Closes with a WebSocket close code and reason. */
-  close(code: number, reason: string): void;
+export interface Transport<S = unknown> {
+  /** Sends one text frame. */
+  send(socket: S, frame: string): void;
+  /**
+   * Closes with a WebSocket close code and reason. The transport then reports
+   * the close to the engine, at once or soon after.
+   */
+  close(socket: S, code: number, reason: string): void;
   /** Joins a fan-out topic. */
-  subscribe(topic: string): void;
+  subscribe(socket: S, topic: string): void;
   /** Leaves a fan-out topic. */
-  unsubscribe(topic: string): void;
-  /** Publishes to a topic, skipping this socket (for client events and `socket_id` exclusion). */
-  publishExceptSelf(topic: string, frame: string): void;
-  /** Runs `fn` with writes batched into one syscall where the transport can. */
-  cork(fn: () => void): void;
-}
-
-/** Server-wide fan-out: every socket subscribed to `topic` receives `frame`. */
-export interface Publisher {
-  publish(topic: string, frame: string): void;
+  unsubscribe(socket: S, topic: string): void;
+  /** Every socket on `topic` receives `frame`, except `except` when given. */
+  publish(topic: string, frame: string, except?: S): void;
+  /** How many sockets of this node are on `topic`. */
+  subscriberCount(topic: string): number;
 }
 
 /** What a transport tells the engine about a new connection. */

@@ -1,21 +1,27 @@
-import { createApp, createStaticAppProvider, RealtimeServer, type App, type Connection, type ConnectionRequest, type Socket } from '@org/protocol';
+import { createApp, createStaticAppProvider, RealtimeServer, type App, type AppProvider, type Connection, type ConnectionRequest } from '@org/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { TransportCallback } from './transport-errors.js';
 import { rawRequest } from './testing/raw-http.js';
 import { connectClient, startTransport, type TransportFixture } from './testing/transport-fixture.js';
 
+/** An app provider whose lookup by key fails on cue, as a buggy one would. */
+function buggyApps(apps: AppProvider): AppProvider {
+  return {
+    ...apps,
+    findByKey(key) {
+      if (key === 'find-throws') throw new Error('findApp bug');
+      if (key === 'find-rejects') return Promise.reject(new Error('findApp async bug'));
+      return apps.findByKey(key);
+    },
+  };
+}
+
 /** A real engine with bugs planted on cue: each throws where a real bug would. */
 class BuggyEngine extends RealtimeServer {
   readonly closeThrowsFor = new Set<Connection>();
 
-  override findApp(key: string): App | undefined | Promise<App | undefined> {
-    if (key === 'find-throws') throw new Error('findApp bug');
-    if (key === 'find-rejects') return Promise.reject(new Error('findApp async bug'));
-    return super.findApp(key);
-  }
-
-  override open(socket: Socket, app: App | undefined, request: ConnectionRequest): Connection | undefined {
+  override open(socket: unknown, app: App | undefined, request: ConnectionRequest): Connection | undefined {
     if (request.protocol === '666') throw new Error('open bug');
     return super.open(socket, app, request);
   }
@@ -33,7 +39,7 @@ class BuggyEngine extends RealtimeServer {
 }
 
 const app = createApp({ id: '1', key: 'key', secret: 'secret' });
-const engine = new BuggyEngine({ apps: createStaticAppProvider([app]) });
+const engine = new BuggyEngine({ apps: buggyApps(createStaticAppProvider([app])) });
 const reported: { message: string; where: TransportCallback }[] = [];
 let fixture: TransportFixture;
 

@@ -1,11 +1,17 @@
 import type { App, Connection, ConnectionRequest } from '@org/protocol';
-import type { UwsSocket } from './uws-socket.js';
 
-/** What the upgrade hands to `open`, and what the socket carries afterwards. */
-export interface SocketUserData {
+/** What the upgrade learned, for `open` to hand to the engine. */
+export interface UpgradeDetails {
   app: App | undefined;
-  /** The upgrade's details, until `open` has handed them to the engine. */
-  request: ConnectionRequest | undefined;
-  socket: UwsSocket | undefined;
+  request: ConnectionRequest;
+}
+
+/**
+ * What each socket carries: the upgrade's details until `open`, then the
+ * engine's connection. uWS copies these fields into an object of its own
+ * per socket; two fields keep that object at its smallest.
+ */
+export interface SocketUserData {
+  upgrade: UpgradeDetails | undefined;
   connection: Connection | undefined;
 }

@@ -7,6 +7,7 @@ import { loadUws, type UwsModule } from './load-uws.js';
 import { checkOptions, DEFAULT_MAX_BACKPRESSURE, DEFAULT_MAX_REQUEST_HEAD_SIZE, DEFAULT_MAX_REQUEST_SIZE } from './options.js';
 import { firstThen, plainFromFetch } from './routed-request.js';
 import { createRateLimitedReporter, type TransportErrorHandler } from './transport-errors.js';
+import { createUwsTransport } from './uws-socket.js';
 import { createWebSocketBehavior } from './websocket-behavior.js';
 
 export interface TlsOptions {
@@ -130,7 +131,7 @@ export async function createUwsServer(options: UwsServerOptions): Promise<UwsSer
       onSettled: () => inFlight--,
     }));
   }
-  server.attach({ publish: (topic, frame) => void app.publish(topic, frame, false) });
+  server.attach(createUwsTransport(app));
 
   let listenSocket: us_listen_socket | undefined;
   let port = options.port ?? 8080;

@@ -1,42 +1,37 @@
-import type { Socket } from '@org/protocol';
-import type { WebSocket } from 'uWebSockets.js';
+import type { Transport } from '@org/protocol';
+import type { TemplatedApp, WebSocket } from 'uWebSockets.js';
 import type { SocketUserData } from './user-data.js';
 
+export type UwsWebSocket = WebSocket<SocketUserData>;
+
 /**
- * The engine's Socket over a uWS WebSocket. uWS throws on any use of a closed
- * socket, so every call checks `closed`, which the close handler sets.
+ * The engine's transport over one uWS app: the engine holds each socket's
+ * `WebSocket` and hands it back here, so no object wraps a socket. uWS throws
+ * on any use of a closed socket; the engine never uses one after it asked to
+ * close it or heard of its close (which uWS reports at once, from `end`).
  */
-export class UwsSocket implements Socket {
-  closed = false;
-
-  constructor(private readonly ws: WebSocket<SocketUserData>) {}
-
-  send(frame: string): boolean {
-    if (this.closed) return false;
-    // 2 = dropped at the backpressure limit; uWS then closes the socket (closeOnBackpressureLimit).
-    return this.ws.send(frame, false) !== 2;
-  }
-
-  close(code: number, reason: string): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.ws.end(code, reason);
-  }
-
-  subscribe(topic: string): void {
-    if (!this.closed) this.ws.subscribe(topic);
-  }
-
-  unsubscribe(topic: string): void {
-    if (!this.closed) this.ws.unsubscribe(topic);
-  }
-
-  publishExceptSelf(topic: string, frame: string): void {
-    if (!this.closed) this.ws.publish(topic, frame, false);
-  }
-
-  cork(fn: () => void): void {
-    if (this.closed) return;
-    this.ws.cork(fn);
-  }
+export function createUwsTransport(app: TemplatedApp): Transport<UwsWebSocket> {
+  return {
+    send(ws, frame) {
+      // A frame over the backpressure limit is dropped and uWS closes the socket (closeOnBackpressureLimit).
+      ws.send(frame, false);
+    },
+    close(ws, code, reason) {
+      ws.end(code, reason);
+    },
+    subscribe(ws, topic) {
+      ws.subscribe(topic);
+    },
+    unsubscribe(ws, topic) {
+      ws.unsubscribe(topic);
+    },
+    publish(topic, frame, except) {
+      // A socket's own publish reaches every subscriber but itself.
+      if (except) except.publish(topic, frame, false);
+      else app.publish(topic, frame, false);
+    },
+    subscriberCount(topic) {
+      return app.numSubscribers(topic);
+    },
+  };
 }

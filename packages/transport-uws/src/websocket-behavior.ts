@@ -12,8 +12,7 @@ import {
 } from './limits.js';
 import { DEFAULT_MAX_REQUEST_HEAD_SIZE } from './options.js';
 import { createRateLimitedReporter, reportSafely, type TransportCallback, type TransportErrorHandler } from './transport-errors.js';
-import type { SocketUserData } from './user-data.js';
-import { UwsSocket } from './uws-socket.js';
+import type { SocketUserData, UpgradeDetails } from './user-data.js';
 
 export interface WebSocketBehaviorOptions {
   /**
@@ -43,7 +42,8 @@ function queryParameter(query: string, name: string): string | undefined {
 
 /**
  * The uWS behaviour for `/app/:key`. The app is looked up during the upgrade
- * (possibly async), the engine takes over in `open`. Every callback catches
+ * (possibly async), the engine takes over in `open` and keeps the socket's
+ * `WebSocket` as its handle (see createUwsTransport). Every callback catches
  * what the engine throws: an exception reaching uWS would end the process.
  */
 export function createWebSocketBehavior(server: RealtimeServer, options: WebSocketBehaviorOptions): WebSocketBehavior<SocketUserData> {
@@ -105,12 +105,12 @@ export function createWebSocketBehavior(server: RealtimeServer, options: WebSock
         const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
         const request = { appKey, origin, protocol: queryParameter(query, 'protocol'), remoteAddress };
 
-        const upgrade = (app: SocketUserData['app']) => {
-          res.upgrade<SocketUserData>({ app, request, socket: undefined, connection: undefined }, key, protocol, extensions, context);
+        const upgrade = (app: UpgradeDetails['app']) => {
+          res.upgrade<SocketUserData>({ upgrade: { app, request }, connection: undefined }, key, protocol, extensions, context);
           answered = true;
         };
 
-        const found = server.findApp(appKey);
+        const found = server.apps.findByKey(appKey);
         if (!(found instanceof Promise)) return upgrade(found);
         res.onAborted(() => (aborted = true));
         found.then(
@@ -130,21 +130,18 @@ export function createWebSocketBehavior(server: RealtimeServer, options: WebSock
     },
 
     open(ws) {
-      let socket: UwsSocket | undefined;
       try {
         const data = ws.getUserData();
-        socket = new UwsSocket(ws);
-        data.socket = socket;
-        const request = data.request;
-        if (!request) return;
+        const { upgrade } = data;
+        if (!upgrade) return;
         // Only the handshake needs it; 10,000 idle sockets would otherwise each keep its strings.
-        data.request = undefined;
-        data.connection = server.open(socket, data.app, request);
+        data.upgrade = undefined;
+        data.connection = server.open(ws, upgrade.app, upgrade.request);
       } catch (error) {
         report(error, 'open');
-        // The engine did not take the socket: nothing would ever serve it.
+        // The engine did not take the socket: nothing would ever serve it. (If it closed it already, uWS throws.)
         try {
-          socket?.close(INTERNAL_ERROR_CLOSE_CODE, 'Internal server error.');
+          ws.end(INTERNAL_ERROR_CLOSE_CODE, 'Internal server error.');
         } catch (closeError) {
           report(closeError, 'open');
         }
@@ -153,10 +150,11 @@ export function createWebSocketBehavior(server: RealtimeServer, options: WebSock
 
     message(ws, message, isBinary) {
       try {
-        const { connection, socket } = ws.getUserData();
-        if (!connection || !socket) return;
+        const { connection } = ws.getUserData();
+        if (!connection) return;
         if (message.byteLength > maxPayloadLength) {
-          socket.close(FRAME_TOO_LARGE_CLOSE_CODE, tooLargeReason);
+          // uWS reports the close at once: the engine is done with the socket before the next line.
+          ws.end(FRAME_TOO_LARGE_CLOSE_CODE, tooLargeReason);
           return refused('frame_too_large', 'message');
         }
         if (isBinary) {
@@ -172,8 +170,7 @@ export function createWebSocketBehavior(server: RealtimeServer, options: WebSock
 
     close(ws, code, message) {
       try {
-        const { connection, socket } = ws.getUserData();
-        if (socket) socket.closed = true;
+        const { connection } = ws.getUserData();
         // Past uWS's own ceiling the frame was never read: uWS dropped the connection, and says why only here.
         if (code === 1006 && message.byteLength === UWS_TOO_BIG_REASON.length && decoder.decode(message) === UWS_TOO_BIG_REASON) {
           refused('frame_too_large', 'close');

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createApp, type App } from '../app.js';
 import { createStaticAppProvider } from '../app-provider.js';
+import type { ConnectionRecord } from '../connection.js';
 import { signChannel } from '../signing.js';
 import { RealtimeServer } from '../realtime-server.js';
 import type { Scaler } from '../scaler.js';
@@ -166,7 +167,7 @@ async function startCluster(options: EngineModelOptions, run: number) {
       const witnessed = () => witnesses.every((witness) => witness.events('probe').length === probes);
       await until(witnessed, `every engine to receive probe ${probes}`, timeoutMs);
       // Every frame sent so far has been handled (a state can match the model halfway through a rejoin).
-      const idle = () => slots.every(({ socket }) => (socket.connection?.channelOps?.size ?? 0) === 0);
+      const idle = () => slots.every(({ socket }) => (recordOf(socket)?.channelOps?.size ?? 0) === 0);
       await until(idle, 'channel operations to finish', timeoutMs);
       const expected = expectedState(model, slots);
       let actual = await observedState(engines, app, slots);
@@ -240,7 +241,12 @@ function memberView(socket: MemorySocket): string[] | null {
 
 /** Whether the engine holds this socket as a confirmed member of the presence channel. */
 function stillSubscribed(socket: MemorySocket): boolean {
-  return socket.connection?.channels.get('presence-room')?.active === true && socket.closed === undefined;
+  return recordOf(socket)?.membership('presence-room')?.active === true && socket.closed === undefined;
+}
+
+/** The engine's record behind a test socket: this suite checks the engine's own view too. */
+function recordOf(socket: MemorySocket): ConnectionRecord | undefined {
+  return socket.connection as ConnectionRecord | undefined;
 }
 
 async function until(condition: () => boolean, what: string, timeoutMs: number): Promise<void> {

@@ -1,10 +1,9 @@
-import type { App } from '../app.js';
 import type { Connection } from '../connection.js';
 import type { RealtimeServer } from '../realtime-server.js';
-import type { ConnectionRequest, Publisher, Socket } from '../transport.js';
+import type { ConnectionRequest, Transport } from '../transport.js';
 
 /** A socket whose frames land in an array; for tests of the engine and its users. */
-export class MemorySocket implements Socket {
+export class MemorySocket {
   readonly frames: string[] = [];
   closed: { code: number; reason: string } | undefined;
   connection: Connection | undefined;
@@ -24,27 +23,11 @@ export class MemorySocket implements Socket {
     return this.messages.filter((message) => message.event === name);
   }
 
-  send(frame: string): boolean {
-    if (this.closed) return false;
-    this.frames.push(frame);
-    return true;
-  }
+  /** Closes the socket, from either side: the engine hears of it at once, as uWS tells it. */
   close(code: number, reason: string): void {
     if (this.closed) return;
     this.closed = { code, reason };
     this.#transport.detach(this);
-  }
-  subscribe(topic: string): void {
-    this.#transport.topicMembers(topic).add(this);
-  }
-  unsubscribe(topic: string): void {
-    this.#transport.topicMembers(topic).delete(this);
-  }
-  publishExceptSelf(topic: string, frame: string): void {
-    for (const socket of this.#transport.topicMembers(topic)) if (socket !== this) socket.send(frame);
-  }
-  cork(fn: () => void): void {
-    fn();
   }
 
   /** Sends a frame from the client side. */
@@ -64,9 +47,9 @@ export class MemorySocket implements Socket {
 /**
  * An in-process transport with topic fan-out, standing in for
  * uWebSockets.js in unit tests. It behaves like uWS where the engine relies
- * on it: closing a socket drops its topics.
+ * on it: closing a socket drops its topics and reports the close at once.
  */
-export class MemoryTransport implements Publisher {
+export class MemoryTransport implements Transport<MemorySocket> {
   readonly #topics = new Map<string, Set<MemorySocket>>();
   readonly server: RealtimeServer;
 
@@ -78,26 +61,43 @@ export class MemoryTransport implements Publisher {
   /** Opens a socket for an app key, like a client connecting to `/app/{key}`. */
   async connect(request: Partial<ConnectionRequest> & { appKey: string }): Promise<MemorySocket> {
     const socket = new MemorySocket(this);
-    const app: App | undefined = await this.server.findApp(request.appKey);
+    const app = await this.server.apps.findByKey(request.appKey);
     socket.connection = this.server.open(socket, app, { ...request });
     await settle();
     return socket;
   }
 
-  publish(topic: string, frame: string): void {
-    for (const socket of this.#topics.get(topic) ?? []) socket.send(frame);
+  send(socket: MemorySocket, frame: string): void {
+    if (!socket.closed) socket.frames.push(frame);
   }
 
-  /** @internal */
-  topicMembers(topic: string): Set<MemorySocket> {
+  close(socket: MemorySocket, code: number, reason: string): void {
+    socket.close(code, reason);
+  }
+
+  subscribe(socket: MemorySocket, topic: string): void {
+    if (socket.closed) return;
     let members = this.#topics.get(topic);
     if (!members) this.#topics.set(topic, (members = new Set()));
-    return members;
+    members.add(socket);
   }
 
-  /** @internal */
+  unsubscribe(socket: MemorySocket, topic: string): void {
+    const members = this.#topics.get(topic);
+    if (members?.delete(socket) && members.size === 0) this.#topics.delete(topic);
+  }
+
+  publish(topic: string, frame: string, except?: MemorySocket): void {
+    for (const socket of this.#topics.get(topic) ?? []) if (socket !== except) this.send(socket, frame);
+  }
+
+  subscriberCount(topic: string): number {
+    return this.#topics.get(topic)?.size ?? 0;
+  }
+
+  /** Drops a closed socket's topics, then tells the engine. */
   detach(socket: MemorySocket): void {
-    for (const members of this.#topics.values()) members.delete(socket);
+    for (const [topic, members] of this.#topics) if (members.delete(socket) && members.size === 0) this.#topics.delete(topic);
     if (socket.connection) this.server.close(socket.connection);
   }
 }
