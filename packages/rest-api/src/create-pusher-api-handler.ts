@@ -8,11 +8,9 @@ import { notifyResponse, reportError } from './hooks.js';
 import { resolveOptions, type PusherApiOptions, type ResolvedOptions } from './options.js';
 import type { PlainRequest, PlainResponse } from './plain-http.js';
 import { parseQueryString } from './query-string.js';
-import { requestTarget } from './request-target.js';
+import { needsUrlParsing, requestTarget, urlParsedTarget } from './request-target.js';
 import { createRouter, type RouteMatch } from './router.js';
 import { requireAppById, runEndpoint } from './run-endpoint.js';
-
-export type { PlainRequest, PlainResponse } from './plain-http.js';
 
 export interface PusherApiHandler {
   /**
@@ -32,7 +30,7 @@ export interface AnswerNotes {
 }
 
 /** The HTTP API as a function of plain values; `createPusherApi` mounts the same one in hono. */
-export interface Pipeline extends PusherApiHandler {
+interface Pipeline extends PusherApiHandler {
   /** Every route pattern, with the prefix, in hono syntax: what a hono app mounting the pipeline claims. */
   readonly patterns: readonly string[];
   /** `handle`, also filling `notes`. */
@@ -127,7 +125,8 @@ export function createPipeline(config: ResolvedOptions): Pipeline {
     let app: App | undefined;
     let response: PlainResponse;
     try {
-      const target = requestTarget(request.path, request.query);
+      // Most paths are routed as sent; an unusual one as a URL parser rewrites it.
+      const target = needsUrlParsing(request.path) ? urlParsedTarget(request.path, request.query) : request;
       const match = router.match(target.path);
       if (match) route = match.route.pattern;
       // GET and HEAD carry no body (a fetch Request cannot have one): one sent anyway is ignored.

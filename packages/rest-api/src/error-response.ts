@@ -8,9 +8,9 @@ export interface ErrorBody {
   code: number;
 }
 
-export const errorContentType = 'application/json; charset=UTF-8';
+const errorContentType = 'application/json; charset=UTF-8';
 
-export function errorJson(status: number, message: string): string {
+function errorJson(status: number, message: string): string {
   const body: ErrorBody = { error: message, code: status };
   return JSON.stringify(body);
 }
@@ -21,7 +21,7 @@ export function errorAnswer(status: number, message: string, headers?: Readonly<
 }
 
 /** How a thrown error is answered. */
-export interface ErrorAnswer {
+interface ErrorAnswer {
   status: number;
   message: string;
   headers: Record<string, string>;

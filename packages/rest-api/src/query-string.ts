@@ -13,16 +13,24 @@ export const maxQueryParameters = 32;
 export function parseQueryString(raw: string): Map<string, string> {
   const query = new Map<string, string>();
   if (raw === '') return query;
-  const pairs = raw.split('&');
-  if (pairs.length > maxQueryParameters) {
-    throw new PusherApiError('MALFORMED_REQUEST', `the query string has more than ${maxQueryParameters} parameters`);
+  // The pairs `raw.split('&')` would give, walked with indexOf: no array of them per request. Counted
+  // first, so too many is refused before any is decoded.
+  let parameters = 1;
+  for (let at = raw.indexOf('&'); at !== -1; at = raw.indexOf('&', at + 1)) {
+    if (++parameters > maxQueryParameters) {
+      throw new PusherApiError('MALFORMED_REQUEST', `the query string has more than ${maxQueryParameters} parameters`);
+    }
   }
-  for (const pair of pairs) {
-    if (pair === '') continue;
-    const equals = pair.indexOf('=');
-    const key = decode(equals === -1 ? pair : pair.slice(0, equals));
-    const value = equals === -1 ? '' : decode(pair.slice(equals + 1));
-    query.set(key, value);
+  for (let start = 0; ; ) {
+    const ampersand = raw.indexOf('&', start);
+    const end = ampersand === -1 ? raw.length : ampersand;
+    if (end > start) {
+      const equals = raw.indexOf('=', start);
+      if (equals === -1 || equals > end) query.set(decode(raw.slice(start, end)), '');
+      else query.set(decode(raw.slice(start, equals)), decode(raw.slice(equals + 1, end)));
+    }
+    if (ampersand === -1) break;
+    start = ampersand + 1;
   }
   return query;
 }

@@ -10,13 +10,17 @@ export interface RequestTarget {
 
 /**
  * The target as a fetch-based server would see it: most paths are left exactly as sent (checked
- * without allocating); one a URL parser would rewrite (`/a/../b`, `%2e%2e`, `\`, spaces, `{`,
- * non-ASCII...) is parsed as `http://localhost{path}?{query}` would be, `#` escaped so it cannot
- * cut the target short. So a request means the same thing whichever server reads it into plain
- * values, and the `Host` header never takes part.
+ * without allocating, see `needsUrlParsing`); one a URL parser would rewrite (`/a/../b`, `%2e%2e`,
+ * `\`, spaces, `{`, non-ASCII...) is parsed as `http://localhost{path}?{query}` would be, `#`
+ * escaped so it cannot cut the target short. So a request means the same thing whichever server
+ * reads it into plain values, and the `Host` header never takes part.
  */
 export function requestTarget(path: string, query: string): RequestTarget {
-  if (!needsUrlParsing(path)) return { path, query };
+  return needsUrlParsing(path) ? urlParsedTarget(path, query) : { path, query };
+}
+
+/** The target a URL parser makes of `path` and `query`. */
+export function urlParsedTarget(path: string, query: string): RequestTarget {
   const url = new URL(`http://localhost${path.startsWith('/') ? '' : '/'}${escapeHash(path)}${query === '' ? '' : `?${escapeHash(query)}`}`);
   return { path: url.pathname, query: url.search.slice(1) };
 }
@@ -30,7 +34,7 @@ function escapeHash(part: string): string {
  * segment starting with `.` (maybe a dot segment), or `%2e` (an encoded one). A false positive
  * only costs the parse.
  */
-function needsUrlParsing(path: string): boolean {
+export function needsUrlParsing(path: string): boolean {
   if (path.charCodeAt(0) !== 0x2f) return true;
   for (let index = 1; index < path.length; index++) {
     const code = path.charCodeAt(index);

@@ -15,7 +15,7 @@ export interface RouteMatch<Route> {
   params: Record<string, string>;
 }
 
-export interface Router<Route> {
+interface Router<Route> {
   /** The route whose pattern matches the whole path, whatever the method; undefined for none. */
   match(path: string): RouteMatch<Route> | undefined;
 }

@@ -21,9 +21,11 @@ export interface EndpointCall {
 /**
  * What every `/apps/:appId/...` request goes through once its app is found:
  * signature, parse (400s), rate limit (429), run. Resolves to the JSON body of
- * the 200; throws `PusherApiError` (or the engine's errors) otherwise.
+ * the 200; throws or rejects with `PusherApiError` (or the engine's errors)
+ * otherwise. Not async itself: without a rate limiter the operation's promise
+ * is handed back as it is.
  */
-export async function runEndpoint(config: ResolvedOptions, endpoint: ApiRoute, call: EndpointCall): Promise<object> {
+export function runEndpoint(config: ResolvedOptions, endpoint: ApiRoute, call: EndpointCall): Promise<object> {
   const { app } = call;
   authenticate(app, call);
   const prepared = endpoint.prepare(config.server, {
@@ -33,15 +35,16 @@ export async function runEndpoint(config: ResolvedOptions, endpoint: ApiRoute, c
     body: bodyText(call.body),
     maxJsonDepth: config.maxJsonDepth,
   });
-  if (prepared.cost && config.rateLimit) {
-    const decision = await config.rateLimit(app, prepared.cost.kind, prepared.cost.points);
+  const { rateLimit } = config;
+  if (!prepared.cost || !rateLimit) return prepared.run();
+  return rateLimit(app, prepared.cost.kind, prepared.cost.points).then((decision) => {
     if (!decision.allowed) {
       // Whole seconds, at least 1: Retry-After has no fractions and 0 invites a retry storm.
       const retryAfterSeconds = Number.isFinite(decision.retryAfterSeconds) ? Math.max(1, Math.ceil(decision.retryAfterSeconds)) : 1;
       throw new PusherApiError('RATE_LIMITED', `too many requests; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
     }
-  }
-  return prepared.run();
+    return prepared.run();
+  });
 }
 
 /**

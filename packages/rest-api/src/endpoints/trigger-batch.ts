@@ -1,7 +1,7 @@
 import { prepareTrigger, RealtimeError, type ChannelAttributes, type PreparedTrigger } from '@org/protocol';
 import { defineEndpoint } from '../endpoint.js';
 import { PusherApiError } from '../errors.js';
-import { batchBodySchema, parseInfo, parseJsonBody } from '../request-body.js';
+import { parseBatchBody, parseInfo } from '../request-body.js';
 
 /**
  * `POST /apps/:appId/batch_events`: up to the app's `maxBatchSize` events,
@@ -11,7 +11,7 @@ export const triggerBatch = defineEndpoint({
   method: 'POST',
   path: '/batch_events',
   parse({ app, body, maxJsonDepth }): PreparedTrigger[] {
-    const { batch } = parseJsonBody(body, batchBodySchema, maxJsonDepth);
+    const { batch } = parseBatchBody(body, maxJsonDepth);
     if (batch.length === 0) throw new PusherApiError('INVALID_FIELD', '"batch" must contain at least one event');
     if (batch.length > app.maxBatchSize) {
       throw new PusherApiError('INVALID_FIELD', `"batch" may contain at most ${app.maxBatchSize} events, got ${batch.length}`);

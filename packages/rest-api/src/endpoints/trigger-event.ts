@@ -1,13 +1,13 @@
 import { prepareTrigger, type PreparedTrigger } from '@org/protocol';
 import { defineEndpoint } from '../endpoint.js';
-import { eventBodySchema, parseInfo, parseJsonBody } from '../request-body.js';
+import { parseEventBody, parseInfo } from '../request-body.js';
 
 /** `POST /apps/:appId/events`: one event to 1..maxChannelsPerEvent channels. */
 export const triggerEvent = defineEndpoint({
   method: 'POST',
   path: '/events',
   parse({ app, body, maxJsonDepth }): PreparedTrigger {
-    const parsed = parseJsonBody(body, eventBodySchema, maxJsonDepth);
+    const parsed = parseEventBody(body, maxJsonDepth);
     // Checked here, once, before the rate limiter is charged for it; the engine does not check it again.
     return prepareTrigger(app, {
       name: parsed.name,
