@@ -27,9 +27,9 @@ export type ConnectionState = 'connecting' | 'open' | 'closed';
 /**
  * The engine's one object per connection, kept small: at 10,000 idle sockets
  * every field counts. The first channel is kept inline (most connections hold
- * one), a map only past it. Timestamps are in the engine's coarse clock (ms,
- * refreshed once per sweep). Only the engine creates these; to everyone else
- * they are `Connection`s.
+ * one), a map only past it. Timestamps are in the node's coarse clock (ms
+ * since it started, refreshed once per sweep: small integers, stored unboxed).
+ * Only the engine creates these; to everyone else they are `Connection`s.
  */
 export class ConnectionRecord implements Connection {
   /** `connecting` until the connection quota is confirmed and the handshake sent. */

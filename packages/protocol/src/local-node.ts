@@ -12,6 +12,9 @@ import type { Transport } from './transport.js';
 /** Client events are relayed, never cached: they do not overtake a cache replay. */
 const clientEventFramePrefix = '{"event":"client-';
 
+/** Past this the clock is no longer kept a small integer (2^30 ms, about 12 days). */
+const smallIntegerMax = 0x3fff_ffff;
+
 /** Until a transport attaches, nothing is delivered. */
 const detached: Transport = {
   send() {},
@@ -67,8 +70,14 @@ interface CacheWatch {
 export class LocalNode implements EngineContext {
   /** Local connections by socket id. */
   readonly connections = new Map<string, ConnectionRecord>();
-  /** Coarse clock in ms, refreshed by the sweep. */
-  now = Date.now();
+  /**
+   * The coarse clock: ms since this node started, refreshed by the sweep. It
+   * starts at 1 s (0 is never a time) and stays a small integer for 12 days,
+   * which V8 keeps inside each connection's record instead of boxing it (past
+   * that, timestamps are boxed numbers again, as exact).
+   */
+  now = 1_000;
+  readonly #epoch = Date.now() - this.now;
   transport: Transport = detached;
 
   /** Confirmed local subscribers of each presence channel, per topic. */
@@ -227,9 +236,16 @@ export class LocalNode implements EngineContext {
     return closed;
   }
 
+  /** Refreshes the coarse clock and returns it. */
+  readClock(): number {
+    const ms = Date.now() - this.#epoch;
+    // `| 0` makes it a small integer for V8 (a difference of two doubles stays a boxed double otherwise).
+    return (this.now = ms <= smallIntegerMax ? ms | 0 : ms);
+  }
+
   /** Pings connections that were silent for `activity_timeout`; closes those that stay silent with 4201. */
   sweep(): void {
-    const now = (this.now = Date.now());
+    const now = this.readClock();
     for (const connection of this.connections.values()) {
       if (connection.state !== 'open') continue;
       const { app } = connection;

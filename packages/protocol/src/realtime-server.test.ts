@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApp } from './app.js';
 import { createStaticAppProvider } from './app-provider.js';
 import { signChannel, signUser } from './signing.js';
@@ -295,6 +295,26 @@ describe('activity', () => {
     await expect.poll(() => socket.events('pusher:ping').length, { timeout: 3_000 }).toBe(1);
     await expect.poll(() => socket.closed?.code, { timeout: 3_000 }).toBe(4201);
     await server.stop();
+  });
+
+  it('never pings sooner than activity_timeout after the connection opened, whatever the sweep phase', async () => {
+    // Only the clock and the sweep's interval are faked: the memory transport settles on real setImmediate.
+    vi.useFakeTimers({ now: 0, toFake: ['Date', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    try {
+      const fast = createApp({ id: '3', key: 'fast', secret: 's', activityTimeout: 1, pingInterval: 5 });
+      const server = new RealtimeServer({ apps: createStaticAppProvider([fast]), sweepIntervalMs: 1_000 });
+      const transport = new MemoryTransport(server);
+      await server.start();
+      vi.advanceTimersByTime(900); // the sweep last ran at 0: opening now, a stale clock would say 0
+      const socket = await transport.connect({ appKey: 'fast' });
+      vi.advanceTimersByTime(100); // the sweep at 1,000 ms: opened 100 ms ago
+      expect(socket.events('pusher:ping')).toHaveLength(0);
+      vi.advanceTimersByTime(1_000); // the sweep at 2,000 ms: silent for 1,100 ms
+      expect(socket.events('pusher:ping')).toHaveLength(1);
+      socket.close(1000, 'bye');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stop() tells every client to reconnect with 4200', async () => {

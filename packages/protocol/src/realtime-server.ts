@@ -178,7 +178,9 @@ export class RealtimeServer {
     }
 
     const node = this.#node;
-    const connection = new ConnectionRecord(`${this.#socketIdPrefix}.${++this.#socketCounter}`, app, socket, node.now);
+    // The clock is refreshed here, not left to the sweep: a connection stamped up to a sweep interval in the
+    // past would be pinged that much before activity_timeout (a second early with activity_timeout 1).
+    const connection = new ConnectionRecord(`${this.#socketIdPrefix}.${++this.#socketCounter}`, app, socket, node.readClock());
     node.connections.set(connection.socketId, connection);
     void this.scaler.addConnection(app.id, connection.socketId).then(
       (count) => this.#established(connection, count),
