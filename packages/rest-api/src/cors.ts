@@ -25,7 +25,7 @@ export function withCorsHeaders(headers: Readonly<Record<string, string>>, allow
   return withCors;
 }
 
-const noPreflight: PlainResponse = { status: 204, headers: {}, body: '' };
+const noPreflight: PlainResponse = Object.freeze({ status: 204, headers: Object.freeze({}), body: '' });
 
 /** The answer to an OPTIONS preflight for a route allowing `methods`. */
 export function preflightAnswer(allowOrigin: string | undefined, methods: readonly string[]): PlainResponse {

@@ -50,15 +50,22 @@ interface Route {
 }
 
 const noBody = new Uint8Array(0);
-const jsonHeaders: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
+
+/** An answer given to many requests: frozen, so a server that tried to add to it would fail loudly instead of changing the next answer. */
+function shared(answer: PlainResponse): PlainResponse {
+  Object.freeze(answer.headers);
+  return Object.freeze(answer);
+}
+
+const jsonHeaders: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 /** The headers of most 200s: JSON to an app that allows every origin. */
-const jsonToAnyOrigin = withCorsHeaders(jsonHeaders, '*');
-const notFound = errorAnswer(404, 'Not found');
-const healthy: PlainResponse = { status: 200, headers: jsonToAnyOrigin, body: JSON.stringify({ health: 'OK' }) };
+const jsonToAnyOrigin = Object.freeze(withCorsHeaders(jsonHeaders, '*'));
+const notFound = shared(errorAnswer(404, 'Not found'));
+const healthy = shared({ status: 200, headers: jsonToAnyOrigin, body: JSON.stringify({ health: 'OK' }) });
 const notReady = errorAnswer(503, 'the server is not ready or is shutting down', { 'retry-after': '5' });
-const unhealthy: PlainResponse = { ...notReady, headers: withCorsHeaders(notReady.headers, '*') };
-const healthPreflight = preflightAnswer('*', ['GET']);
-const metricsPreflight = preflightAnswer(undefined, ['GET']);
+const unhealthy = shared({ ...notReady, headers: withCorsHeaders(notReady.headers, '*') });
+const healthPreflight = shared(preflightAnswer('*', ['GET']));
+const metricsPreflight = shared(preflightAnswer(undefined, ['GET']));
 
 /**
  * The Pusher HTTP API as a function of plain values: method, path, query, the
