@@ -148,6 +148,11 @@ export class LocalNode implements EngineContext {
     this.transport.subscribe(socket, fanOutTopic(app.id, serverToUserPrefix + userId));
   }
 
+  /** A new connection of this node. */
+  track(connection: ConnectionRecord): void {
+    this.connections.set(connection.socketId, connection);
+  }
+
   /**
    * A closed connection leaves every local structure at once (the transport
    * dropped its topics); its memberships stay for the cluster cleanup.

@@ -181,7 +181,7 @@ export class RealtimeServer {
     // The clock is refreshed here, not left to the sweep: a connection stamped up to a sweep interval in the
     // past would be pinged that much before activity_timeout (a second early with activity_timeout 1).
     const connection = new ConnectionRecord(`${this.#socketIdPrefix}.${++this.#socketCounter}`, app, socket, node.readClock());
-    node.connections.set(connection.socketId, connection);
+    node.track(connection);
     void this.scaler.addConnection(app.id, connection.socketId).then(
       (count) => this.#established(connection, count),
       (error: unknown) => {
