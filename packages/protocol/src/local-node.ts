@@ -64,17 +64,18 @@ interface CacheWatch {
  * Which socket is in which channel is kept once, on the connection (its
  * memberships), plus the transport's topics: counts and plain fan-out come
  * from the transport. Presence channels also keep their local listeners per
- * channel, written in the same two places (`join`, `leave`, and a close): a
+ * channel, written where the topics are (`join`, `leave`, `forget`): a
  * member event must sometimes skip every socket of one user.
  */
 export class LocalNode implements EngineContext {
   /** Local connections by socket id. */
   readonly connections = new Map<string, ConnectionRecord>();
   /**
-   * The coarse clock: ms since this node started, refreshed by the sweep. It
-   * starts at 1 s (0 is never a time) and stays a small integer for 12 days,
-   * which V8 keeps inside each connection's record instead of boxing it (past
-   * that, timestamps are boxed numbers again, as exact).
+   * The coarse clock: ms since this node started, refreshed by the sweep and
+   * when a connection opens. It starts at 1 s (0 is never a time) and stays a
+   * small integer for 12 days, which V8 keeps inside each connection's record
+   * instead of boxing it (past that, timestamps are boxed numbers again, as
+   * exact).
    */
   now = 1_000;
   readonly #epoch = Date.now() - this.now;
