@@ -30,12 +30,16 @@ const knownInfo = new Set(['subscription_count', 'user_count', 'cache']);
 /**
  * A trigger that passed every check of `prepareTrigger`, with its data JSON-encoded once. The HTTP
  * API prepares while parsing the request and hands this to `RealtimeServer.trigger`, which then
- * neither validates nor encodes again.
+ * neither validates nor encodes again. It is frozen (its arrays too, copied before they were
+ * checked) and trusted only with the very `App` it was checked against: a changed app configuration
+ * is a new `App`, and gets the event checked again.
  */
 export class PreparedTrigger implements TriggerEvent {
+  readonly #app: App;
+
   /** @param encodedData the `data` as it goes into frames (JSON text). */
   private constructor(
-    readonly appId: string,
+    app: App,
     readonly name: string,
     readonly channels: readonly string[],
     /** As given: a prepared trigger is still a `TriggerEvent`. */
@@ -43,12 +47,33 @@ export class PreparedTrigger implements TriggerEvent {
     readonly encodedData: string,
     readonly socketId: string | undefined,
     readonly info: readonly string[] | undefined,
-  ) {}
+  ) {
+    this.#app = app;
+    Object.freeze(this);
+  }
+
+  /** The id of the app it was checked for. */
+  get appId(): string {
+    return this.#app.id;
+  }
+
+  /** Whether it was checked against exactly this app (object, not id: a reloaded app is checked again). */
+  isFor(app: App): boolean {
+    return this.#app === app;
+  }
 
   /** Throws `RealtimeError` for anything Pusher's limits forbid. */
   static of(app: App, event: TriggerEvent): PreparedTrigger {
-    const encodedData = validateTriggerEvent(app, event);
-    return new PreparedTrigger(app.id, event.name, event.channels, event.data, encodedData, event.socketId, event.info);
+    // Copied first, then checked: what is published is exactly what was checked.
+    const checked: TriggerEvent = {
+      name: event.name,
+      data: event.data,
+      channels: Object.freeze([...event.channels]),
+      socketId: event.socketId,
+      info: event.info === undefined ? undefined : Object.freeze([...event.info]),
+    };
+    const encodedData = validateTriggerEvent(app, checked);
+    return new PreparedTrigger(app, checked.name, checked.channels, checked.data, encodedData, checked.socketId, checked.info);
   }
 }
 
@@ -112,8 +137,9 @@ function checkDataSize(app: App, dataBytes: number): void {
  * each channel's frame differs only by its `channel` field.
  */
 export async function trigger(context: EngineContext, app: App, event: TriggerEvent | PreparedTrigger): Promise<Record<string, ChannelAttributes> | undefined> {
-  // Prepared for this app: already checked. Anything else (a plain event, or one prepared for another app) is checked now.
-  const prepared = event instanceof PreparedTrigger && event.appId === app.id ? event : prepareTrigger(app, event);
+  // Prepared for this very app: already checked. Anything else (a plain event, or one prepared for another app or
+  // another configuration of it) is checked now.
+  const prepared = event instanceof PreparedTrigger && event.isFor(app) ? event : prepareTrigger(app, event);
   const caching: Promise<void>[] = [];
   for (const channel of prepared.channels) {
     const frame = channelEventFrame(prepared.name, channel, prepared.encodedData);

@@ -40,6 +40,26 @@ describe('prepareTrigger', () => {
     expect(updates[1]).toBe(updates[0]);
   });
 
+  it('is frozen, with copies of the arrays it checked: changing the caller\'s arrays or the trigger changes nothing', async () => {
+    const { server, socket } = await subscribed('news');
+    const channels = ['news'];
+    const prepared = prepareTrigger(app, { name: 'update', data: 'x', channels });
+    channels.push('bad channel!', ...Array.from({ length: 200 }, (_, i) => `c${i}`));
+    expect(prepared.channels).toEqual(['news']);
+    expect(Object.isFrozen(prepared) && Object.isFrozen(prepared.channels)).toBe(true);
+    expect(() => (prepared.channels as string[]).push('more')).toThrow(TypeError);
+    expect(() => Object.assign(prepared, { encodedData: '"y"' })).toThrow(TypeError);
+    await server.trigger(app, prepared);
+    expect(socket.frames.filter((frame) => frame.includes('"update"'))).toHaveLength(1);
+  });
+
+  it('checks a trigger again for a reloaded configuration of the same app id', async () => {
+    const { server } = await subscribed('news');
+    const prepared = prepareTrigger(app, { name: 'e', data: 'x'.repeat(11), channels: ['news'] });
+    const reloaded = createApp({ id: '1', key: 'key', secret: 'secret', maxMessageSize: 10 });
+    await expect(server.trigger(reloaded, prepared)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
   it('checks a trigger prepared for another app again, against the app it is published to', async () => {
     const { server } = await subscribed('news');
     const prepared = prepareTrigger(app, { name: 'e', data: 'x'.repeat(11), channels: ['news'] });
