@@ -11,7 +11,7 @@ import type { ConnectionRecord } from './connection.js';
 export type FrameVerdict = 'accept' | 'refuse' | 'drop' | 'close';
 
 /** Seconds in a row over the limit after which a connection is closed. */
-export const floodSecondsBeforeClose = 3;
+const floodSecondsBeforeClose = 3;
 
 /**
  * Fixed one-second windows: a few numbers on the connection, no limiter

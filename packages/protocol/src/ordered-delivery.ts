@@ -13,7 +13,7 @@
  * the common path costs one size check.
  */
 /** How long a check may hold its topic's messages before they go out unchecked. */
-export const checkTimeoutMs = 1_000;
+const checkTimeoutMs = 1_000;
 
 async function answerOrTrue(check: () => Promise<boolean>): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
