@@ -1,7 +1,7 @@
 import { originAllowed, type App } from '@org/protocol';
 import type { PlainResponse } from './plain-http.js';
 
-export const corsAllowedHeaders = 'Authorization, Content-Type, X-Pusher-Library';
+const corsAllowedHeaders = 'Authorization, Content-Type, X-Pusher-Library';
 
 /**
  * The `Access-Control-Allow-Origin` value for a request from `origin`, or

@@ -2,7 +2,7 @@ import type { App, RealtimeServer } from '@org/protocol';
 import type { RateLimitKind } from './options.js';
 
 /** What an endpoint sees of an authenticated request. */
-export interface EndpointRequest {
+interface EndpointRequest {
   app: App;
   /** Path parameters, percent-decoded. */
   params: Readonly<Record<string, string>>;
@@ -32,7 +32,7 @@ export interface Endpoint<Input> {
 }
 
 /** A parsed request, priced and ready to run. */
-export interface PreparedCall {
+interface PreparedCall {
   cost: { kind: RateLimitKind; points: number } | undefined;
   run(): Promise<object>;
 }

@@ -20,7 +20,7 @@ const hugeString = fc
   .tuple(fc.constantFrom('x', 'é', '😀', '\u0000', '%', '\\', '"', '['), fc.integer({ min: 100, max: 12_000 }))
   .map(([unit, count]) => unit.repeat(count));
 
-export const nastyString: fc.Arbitrary<string> = fc.oneof(
+const nastyString: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }) },
   { weight: 3, arbitrary: fc.constantFrom(...specials) },
@@ -29,7 +29,7 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** JSON nested `depth` levels deep, built as text (a value that deep cannot be JSON.stringify-ed). */
-export function deepJsonText(depth: number, shape: 'array' | 'object' | 'mixed'): string {
+function deepJsonText(depth: number, shape: 'array' | 'object' | 'mixed'): string {
   if (shape === 'array') return `${'['.repeat(depth)}${']'.repeat(depth)}`;
   if (shape === 'object') return `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
   let open = '';
@@ -48,7 +48,7 @@ export function deepJsonText(depth: number, shape: 'array' | 'object' | 'mixed')
 
 /** Depths around the default bound of 64 and far past it (5,000 levels overflowed JSON.stringify). */
 const depth = fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 60, max: 70 }), fc.integer({ min: 100, max: 5_000 }), fc.constant(5_000));
-export const deepJson: fc.Arbitrary<string> = fc.tuple(depth, fc.constantFrom('array', 'object', 'mixed') as fc.Arbitrary<'array' | 'object' | 'mixed'>).map(([levels, shape]) => deepJsonText(levels, shape));
+const deepJson: fc.Arbitrary<string> = fc.tuple(depth, fc.constantFrom('array', 'object', 'mixed') as fc.Arbitrary<'array' | 'object' | 'mixed'>).map(([levels, shape]) => deepJsonText(levels, shape));
 
 /** The text of any JSON value a field could hold instead of what it should. */
 const wrongJson: fc.Arbitrary<string> = fc.oneof(
@@ -105,12 +105,12 @@ const eventEntries = (withChannel: 'channel' | 'either'): fc.Arbitrary<Entries> 
     .map(([record, extra]) => [...(Object.entries(record) as Entries), ...extra]);
 
 /** An event body: mostly a plausible one-of-`channel`-or-`channels` trigger. */
-export const eventBodyText: fc.Arbitrary<string> = fc.oneof(
+const eventBodyText: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.tuple(eventFields.name, eventFields.data, eventFields.channel).map(([name, data, channel]) => objectText([['name', name], ['data', data], ['channel', channel]])) },
   { weight: 3, arbitrary: eventEntries('either').map(objectText) },
 );
 
-export const batchBodyText: fc.Arbitrary<string> = fc.oneof(
+const batchBodyText: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.array(eventEntries('channel').map(objectText), { maxLength: 12 }).map((items) => objectText([['batch', `[${items.join(',')}]`]])) },
   { weight: 1, arbitrary: wrongJson.map((batch) => objectText([['batch', batch]])) },
 );
@@ -125,7 +125,7 @@ const junkBodyText: fc.Arbitrary<string> = fc.oneof(
 
 const utf8 = new TextEncoder();
 
-export const hostileBody: fc.Arbitrary<Uint8Array> = fc.oneof(
+const hostileBody: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 3, arbitrary: eventBodyText.map((text) => utf8.encode(text)) },
   { weight: 2, arbitrary: batchBodyText.map((text) => utf8.encode(text)) },
   { weight: 2, arbitrary: junkBodyText.map((text) => utf8.encode(text)) },
@@ -146,7 +146,7 @@ const segment: fc.Arbitrary<string> = fc.oneof(
 const appId = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('app-1', 'app-2') }, { weight: 1, arbitrary: fc.constantFrom('app-3', 'APP-1', '%61pp-1', 'app-1%00') }, { weight: 1, arbitrary: segment });
 
 /** The methods a client can send (`CONNECT`, `TRACE` and `TRACK` never reach an app), plus made-up ones. */
-export const hostileMethod: fc.Arbitrary<string> = fc.oneof(
+const hostileMethod: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('GET', 'POST') },
   { weight: 3, arbitrary: fc.constantFrom('PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS') },
   { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{1,12}$/).filter((method) => !['CONNECT', 'TRACE', 'TRACK'].includes(method)) },
@@ -157,7 +157,7 @@ const methodFor = (method: 'GET' | 'POST') => fc.oneof({ weight: 4, arbitrary: f
 const target = (method: 'GET' | 'POST', path: fc.Arbitrary<string>) => fc.record({ method: methodFor(method), path });
 
 /** A method and path: every route of the API with hostile parameters, health and metrics, and unknown paths. */
-export const hostileTarget: fc.Arbitrary<{ method: string; path: string }> = fc.oneof(
+const hostileTarget: fc.Arbitrary<{ method: string; path: string }> = fc.oneof(
   target('POST', appId.map((id) => `/apps/${id}/events`)),
   target('POST', appId.map((id) => `/apps/${id}/batch_events`)),
   target('GET', appId.map((id) => `/apps/${id}/channels`)),
@@ -195,7 +195,7 @@ const unsignedQuery: fc.Arbitrary<string> = fc.oneof(
   nastyString.map((raw) => raw.replace(/#/g, '%23')),
 );
 
-export interface SignedParts {
+interface SignedParts {
   /** Signs as this app; `path` signs as the app the path names (app-2, else app-1). */
   app: App | 'path';
   /** Extra parameters, signed (they may override the auth ones). */
@@ -223,7 +223,7 @@ const signedParts: fc.Arbitrary<SignedParts> = fc.record({
 });
 
 /** The query of a request signed with the test fixture's signer, over the exact path, method and body. */
-export function signedTarget(parts: SignedParts, method: string, path: string, body: Uint8Array): string {
+function signedTarget(parts: SignedParts, method: string, path: string, body: Uint8Array): string {
   const query = signedQuery({
     method: method as 'GET',
     path,
@@ -241,7 +241,7 @@ export function signedTarget(parts: SignedParts, method: string, path: string, b
 /** Header values a client can send (printable ASCII, no surrounding spaces). */
 const headerValue = fc.stringMatching(/^[\x21-\x7e]([\x20-\x7e]{0,40}[\x21-\x7e])?$/);
 
-export const hostileHeaders: fc.Arbitrary<Record<string, string>> = fc
+const hostileHeaders: fc.Arbitrary<Record<string, string>> = fc
   .record(
     {
       'content-type': fc.oneof(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1'), headerValue),
@@ -256,15 +256,15 @@ export const hostileHeaders: fc.Arbitrary<Record<string, string>> = fc
   .map((headers) => ({ ...headers }));
 
 /** How a request authenticates: a correct signature, the app secret as a bearer token, or neither. */
-export type Credentials = { kind: 'signed'; parts: SignedParts } | { kind: 'unsigned'; query: string };
+type Credentials = { kind: 'signed'; parts: SignedParts } | { kind: 'unsigned'; query: string };
 
-export const credentials: fc.Arbitrary<Credentials> = fc.oneof(
+const credentials: fc.Arbitrary<Credentials> = fc.oneof(
   { weight: 3, arbitrary: signedParts.map((parts) => ({ kind: 'signed' as const, parts })) },
   { weight: 2, arbitrary: unsignedQuery.map((query) => ({ kind: 'unsigned' as const, query })) },
 );
 
 /** Assembles a request; signed requests are signed over the final method, path and body. */
-export function buildRequest(method: string, path: string, auth: Credentials, headers: Record<string, string>, body: Uint8Array): HostileRequest {
+function buildRequest(method: string, path: string, auth: Credentials, headers: Record<string, string>, body: Uint8Array): HostileRequest {
   const query = auth.kind === 'signed' ? signedTarget(auth.parts, method, path, body) : auth.query;
   return readable({ method, path, query, headers, body });
 }

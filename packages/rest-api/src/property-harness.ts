@@ -45,7 +45,7 @@ const subscriptions: readonly { app: App; channel: string; userId?: string }[] =
 ];
 
 /** What a refused request must leave as it was. */
-export interface EngineState {
+interface EngineState {
   /** Per subscribed socket: frames received and whether it is still open. */
   sockets: { frames: number; open: boolean }[];
   /** Subscription counts per app and channel, as the scaler holds them. */

@@ -29,7 +29,7 @@ export const eventBodySchema = z
     }
   });
 
-export const batchItemSchema = z.object({ ...eventFields, channel: z.string(expected('a string')) });
+const batchItemSchema = z.object({ ...eventFields, channel: z.string(expected('a string')) });
 
 export const batchBodySchema = z.object({
   batch: z.array(batchItemSchema, expected('an array of events')),

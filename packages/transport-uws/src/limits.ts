@@ -36,7 +36,7 @@ export const DISCARD_ALLOWANCE = 64 * 1024;
 export const UWS_TOO_BIG_REASON = 'Received too big message';
 
 /** HTTP/1.1 request line and header lines, as characters: what a request head costs to hold. */
-export const REQUEST_LINE_OVERHEAD = ' HTTP/1.1\r\n'.length + 1 + '\r\n'.length;
+const REQUEST_LINE_OVERHEAD = ' HTTP/1.1\r\n'.length + 1 + '\r\n'.length;
 export const HEADER_LINE_OVERHEAD = ': \r\n'.length;
 
 /** The request line's share of a request head. */

@@ -7,7 +7,7 @@ import type { FetchHandler, PlainHttpHandler, PlainHttpRequest, PlainHttpRespons
  * want it read it as a header. A `#` is escaped, so it cannot cut the path or
  * query short as a fragment would.
  */
-export function routedUrl(origin: string, path: string, query: string): string {
+function routedUrl(origin: string, path: string, query: string): string {
   const rooted = path.startsWith('/') ? path : `/${path}`;
   return `${origin}${escapeHash(rooted)}${query === '' ? '' : `?${escapeHash(query)}`}`;
 }
@@ -25,7 +25,7 @@ const beyondLatin1 = /[^\u0000-\u00ff]/;
  * Latin-1 is passed as its UTF-8 bytes (as node:http does); a header the Fetch
  * API refuses outright is left out rather than failing the whole request.
  */
-export function toFetchHeaders(headers: Readonly<Record<string, string>>): Headers {
+function toFetchHeaders(headers: Readonly<Record<string, string>>): Headers {
   const fetchHeaders = new Headers();
   for (const name in headers) {
     const value = headers[name] as string;

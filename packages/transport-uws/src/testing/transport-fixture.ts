@@ -29,7 +29,7 @@ export async function startTransport(options: Partial<UwsServerOptions> & { engi
   };
 }
 
-export interface Frame {
+interface Frame {
   event: string;
   channel?: string;
   data?: unknown;
