@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
@@ -30,9 +30,14 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-export async function bundleBell(): Promise<string> {
+export function bundleBell(): Promise<string> {
+  return bundleForBrowser({ entryPoints: [join(packageRoot, 'test', 'browser-entry.ts')] });
+}
+
+/** One ES module for the test pages, from an entry file or inline source (pusher-js stays external, as in the package). */
+export async function bundleForBrowser(input: Pick<BuildOptions, 'entryPoints' | 'stdin'>): Promise<string> {
   const result = await build({
-    entryPoints: [join(packageRoot, 'test', 'browser-entry.ts')],
+    ...input,
     bundle: true,
     format: 'esm',
     target: 'es2022',

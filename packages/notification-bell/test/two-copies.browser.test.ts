@@ -1,28 +1,20 @@
 // Two separately built copies of the package on one page, as when an app's bundle and the CDN build
 // (or two versions) both load: each has its own classes (and its own lit), and they share the page's
 // one store, so a notification sent through the second copy shows in the first copy's bell.
-import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as BellLib from '../src/index.js';
 import { startApiServer } from './api-server.js';
 import type { TestServer } from './api-server.js';
-import { bundleBell, launchChromium, packageRoot, runBrowserTests, testPage } from './harness.js';
+import { bundleBell, bundleForBrowser, launchChromium, packageRoot, runBrowserTests, testPage } from './harness.js';
 
 type Copies = { NotificationBellLib: typeof BellLib; SecondCopy: typeof BellLib };
 
 /** The package entry bundled on its own, registering its elements as the CDN build does, exposed as `window.SecondCopy`. */
-async function bundleSecondCopy(): Promise<string> {
-  const result = await build({
+function bundleSecondCopy(): Promise<string> {
+  return bundleForBrowser({
     stdin: { contents: "import * as copy from './src/index.ts';\ncopy.define();\nwindow.SecondCopy = copy;\n", resolveDir: packageRoot, loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    write: false,
-    external: ['pusher-js'],
-    logLevel: 'silent',
   });
-  return result.outputFiles[0]?.text ?? '';
 }
 
 describe.runIf(runBrowserTests)('two copies of the package on one page', () => {
