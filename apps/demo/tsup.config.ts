@@ -1,8 +1,8 @@
-import { privateNodePackage } from '@org/dev-kit/tsup';
+import { nodeApplication } from '@org/dev-kit/tsup';
 import { defineConfig } from 'tsup';
 
 export default defineConfig(
-  privateNodePackage({
+  nodeApplication({
     entry: { index: 'src/index.ts', bin: 'src/bin.ts' },
     dts: { entry: { index: 'src/index.ts' } },
   }),

@@ -1,5 +1,5 @@
 import { defineConfig } from 'tsup';
 // Relative: this package builds the preset it exports.
-import { privateNodePackage } from './src/tsup.js';
+import { nodeApplication } from './src/tsup.js';
 
-export default defineConfig(privateNodePackage({ entry: { index: 'src/index.ts', tsup: 'src/tsup.ts' } }));
+export default defineConfig(nodeApplication({ entry: { index: 'src/index.ts', tsup: 'src/tsup.ts' } }));

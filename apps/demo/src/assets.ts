@@ -18,7 +18,7 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /**
  * The package root of `name` as Node resolves it from `fromFile`. Some packages
- * do not export package.json (lit), others have no entry point (@org/server).
+ * do not export package.json (lit), others have no entry point (@org/realtime-server).
  */
 export function packageDir(name: string, fromFile: string): string {
   const require = createRequire(fromFile);

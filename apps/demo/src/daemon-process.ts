@@ -29,7 +29,7 @@ export interface SpawnDaemonOptions {
 
 /** The built realtime daemon of apps/server, resolved through this app's dependency on it. */
 export function daemonBinPath(): string {
-  return join(packageDir('@org/server', join(appDir, 'package.json')), 'dist', 'bin.js');
+  return join(packageDir('@org/realtime-server', join(appDir, 'package.json')), 'dist', 'bin.js');
 }
 
 /**
@@ -67,7 +67,7 @@ export function spawnDaemon(options: SpawnDaemonOptions): Promise<DaemonProcess>
     const args = ['--import', exitWithParentUrl, daemonBinPath(), 'server', '--host', '127.0.0.1', '--port', String(options.port)];
     child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   } catch (cause) {
-    return Promise.reject(new DemoError('DAEMON_FAILED', 'Could not spawn the realtime daemon (build it with `pnpm turbo run build --filter=@org/server`)', { cause }));
+    return Promise.reject(new DemoError('DAEMON_FAILED', 'Could not spawn the realtime daemon (build it with `pnpm turbo run build --filter=@org/realtime-server`)', { cause }));
   }
   const pid = child.pid;
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));

@@ -40,7 +40,7 @@ const host = '127.0.0.1';
 /** The built daemon of this repository (apps/server/dist/bin.js). */
 export function daemonBin(): string {
   const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@org/server/package.json')), 'dist', 'bin.js');
+  return join(dirname(require.resolve('@org/realtime-server/package.json')), 'dist', 'bin.js');
 }
 
 /** The built ceiling server: next to this module once bundled (bench/dist), or bench/dist seen from src/targets. */

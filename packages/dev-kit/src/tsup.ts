@@ -20,8 +20,8 @@ export function nodePackage(options: Options): Options {
   return { ...shared, format: ['esm', 'cjs'], dts: true, target: nodeTarget, ...options };
 }
 
-/** A private Node package (the daemon, the demo, the bench, this kit), used only as an ES module: types unless it says otherwise. */
-export function privateNodePackage(options: Options): Options {
+/** A Node application and its API (the daemon, the demo, the bench, this kit): an ES module only, with types unless it says otherwise. */
+export function nodeApplication(options: Options): Options {
   return { ...shared, format: ['esm'], dts: true, target: nodeTarget, ...options };
 }
 
