@@ -138,8 +138,8 @@ describe('the daemon with pusher-js and the pusher SDK', () => {
     expect((await fetch(`http://127.0.0.1:${port}/up`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${port}/pusher/health`)).status).toBe(200);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    expect(metrics).toMatch(/realtime_new_connections_total\{app_id="app1"\} \d+/);
-    expect(metrics).toMatch(/realtime_http_calls_received_total\{app_id="app1",method="GET",status="401"\} 1/);
+    expect(metrics).toMatch(/realtime_connections_opened_total\{app_id="app1"\} \d+/);
+    expect(metrics).toMatch(/realtime_http_requests_total\{app_id="app1",method="GET",status="401"\} 1/);
   });
 
   it('never logs the app secret', () => {

@@ -2,6 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { createApp, createStaticAppProvider, RealtimeServer } from '@org/protocol';
 import { createMetrics } from './metrics.js';
 
+const scalerStats = { outboxMessages: 0, outboxBytes: 0, outboxDropped: 0, droppedMessages: 0, missedMessages: 0, duplicateMessages: 0, invalidMessages: 0 };
+
+describe('metric names', () => {
+  it('follow the Prometheus conventions: one realtime_ prefix, _total on counters and only on counters', async () => {
+    const metrics = createMetrics();
+    metrics.observeScaler(() => scalerStats);
+    const families = await metrics.registry.getMetricsAsJSON();
+    expect(families.length).toBeGreaterThan(30);
+    for (const { name, type } of families) {
+      expect(name).toMatch(/^realtime_[a-z0-9_]+$/);
+      expect(name).not.toMatch(/^realtime_(process|nodejs)_(process|nodejs)_/);
+      expect(name.endsWith('_total'), `${name} is a ${String(type)}`).toBe(String(type) === 'counter');
+    }
+    const names = families.map((family) => family.name);
+    expect(names).toEqual(expect.arrayContaining(['realtime_process_cpu_user_seconds_total', 'realtime_process_resident_memory_bytes', 'realtime_nodejs_eventloop_lag_seconds', 'realtime_nodejs_heap_size_used_bytes']));
+  });
+});
+
 describe('metrics', () => {
   it('counts rate-limit rejections by app and kind', async () => {
     const metrics = createMetrics();
@@ -39,7 +57,7 @@ describe('metrics', () => {
     server.events.emit('message.sent', { app, channel: 'c', event: 'e', recipients: 0, bytes: 40 });
     const { body } = await metrics.render();
     expect(body).toContain('realtime_ws_messages_sent_total{app_id="a1"} 5');
-    expect(body).toContain('realtime_socket_transmitted_bytes{app_id="a1"} 200');
+    expect(body).toContain('realtime_ws_sent_bytes_total{app_id="a1"} 200');
   });
 
   it('counts HTTP calls by app, method and status, folding unknown methods into OTHER', async () => {
@@ -49,10 +67,10 @@ describe('metrics', () => {
     metrics.recordHttp(undefined, 'GET', 404);
     for (let i = 0; i < 50; i++) metrics.recordHttp(undefined, `X${i}`, 405);
     const { body } = await metrics.render();
-    expect(body).toContain('realtime_http_calls_received_total{app_id="a1",method="POST",status="200"} 2');
-    expect(body).toContain('realtime_http_calls_received_total{app_id="none",method="GET",status="404"} 1');
-    expect(body).toContain('realtime_http_calls_received_total{app_id="none",method="OTHER",status="405"} 50');
+    expect(body).toContain('realtime_http_requests_total{app_id="a1",method="POST",status="200"} 2');
+    expect(body).toContain('realtime_http_requests_total{app_id="none",method="GET",status="404"} 1');
+    expect(body).toContain('realtime_http_requests_total{app_id="none",method="OTHER",status="405"} 50');
     metrics.recordHttp('a1', 'POST', 200);
-    expect((await metrics.render()).body).toContain('realtime_http_calls_received_total{app_id="a1",method="POST",status="200"} 3');
+    expect((await metrics.render()).body).toContain('realtime_http_requests_total{app_id="a1",method="POST",status="200"} 3');
   });
 });

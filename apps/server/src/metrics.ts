@@ -32,28 +32,40 @@ function talliedCounter(registry: Registry, name: string, help: string, labelNam
 
 const appLabels = (appId: string) => ({ app_id: appId });
 
+/** The one prefix of every series; prom-client's default metrics get it too (`realtime_process_*`, `realtime_nodejs_*`). */
+const prefix = 'realtime_';
+
+/**
+ * prom-client's default metrics that are gauges named `*_total`: Prometheus
+ * reserves `_total` for counters, and each is the `sum()` of the labelled
+ * gauge next to it (`realtime_nodejs_active_handles{type}` etc.).
+ */
+const gaugesNamedTotal = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
 /**
  * Prometheus metrics, labelled by app. Counters are fed from engine events,
  * so the delivery path itself does no metrics work beyond one emit.
  */
 export function createMetrics() {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'realtime_process_' });
+  // prom-client prepends the prefix to its own names, which already start with `process_` or `nodejs_`.
+  collectDefaultMetrics({ register: registry, prefix });
+  for (const name of gaugesNamedTotal) registry.removeSingleMetric(prefix + name);
   const labels = ['app_id'] as const;
-  const connected = new Gauge({ name: 'realtime_connected', help: 'Open WebSocket connections', labelNames: labels, registers: [registry] });
-  const newConnections = new Counter({ name: 'realtime_new_connections_total', help: 'WebSocket connections opened', labelNames: labels, registers: [registry] });
-  const disconnections = new Counter({ name: 'realtime_new_disconnections_total', help: 'WebSocket connections closed', labelNames: labels, registers: [registry] });
-  const refused = new Counter({ name: 'realtime_connections_refused_total', help: 'WebSocket connections refused, by Pusher error code', labelNames: ['app_id', 'code'], registers: [registry] });
-  const messagesIn = talliedCounter(registry, 'realtime_ws_messages_received_total', 'Frames received from clients', labels, appLabels);
-  const bytesIn = talliedCounter(registry, 'realtime_socket_received_bytes', 'Bytes received from clients', labels, appLabels);
-  const messagesOut = talliedCounter(registry, 'realtime_ws_messages_sent_total', 'Channel events delivered to local sockets', labels, appLabels);
-  const bytesOut = talliedCounter(registry, 'realtime_socket_transmitted_bytes', 'Bytes of channel events delivered to local sockets', labels, appLabels);
+  const connections = new Gauge({ name: 'realtime_connections', help: 'Open WebSocket connections (past the handshake) on this node', labelNames: labels, registers: [registry] });
+  const opened = new Counter({ name: 'realtime_connections_opened_total', help: 'WebSocket connections opened (pusher:connection_established sent)', labelNames: labels, registers: [registry] });
+  const closed = new Counter({ name: 'realtime_connections_closed_total', help: 'Open WebSocket connections that closed, for any reason', labelNames: labels, registers: [registry] });
+  const refused = new Counter({ name: 'realtime_connections_refused_total', help: 'WebSocket connections refused at the handshake, by Pusher error code (app_id "unknown" for an unknown key)', labelNames: ['app_id', 'code'], registers: [registry] });
+  const messagesIn = talliedCounter(registry, 'realtime_ws_messages_received_total', 'WebSocket frames received from clients', labels, appLabels);
+  const bytesIn = talliedCounter(registry, 'realtime_ws_received_bytes_total', 'Size of the WebSocket frames received from clients (the length of text frames)', labels, appLabels);
+  const messagesOut = talliedCounter(registry, 'realtime_ws_messages_sent_total', 'Channel events sent to this node\'s sockets, one per recipient', labels, appLabels);
+  const bytesOut = talliedCounter(registry, 'realtime_ws_sent_bytes_total', 'Size of the channel events sent to this node\'s sockets (frame length times recipients)', labels, appLabels);
   // Keyed `appId \0 method \0 status`; requests before the app is known count as app `none`.
-  const httpCalls = talliedCounter(registry, 'realtime_http_calls_received_total', 'HTTP API requests by status', ['app_id', 'method', 'status'], (key) => {
+  const httpRequests = talliedCounter(registry, 'realtime_http_requests_total', 'HTTP requests answered on the public port (HTTP API, health, metrics, 404/405), by status (app_id "none" when no app was resolved)', ['app_id', 'method', 'status'], (key) => {
     const [appId = '', method = '', status = ''] = key.split('\u0000');
     return { app_id: appId || 'none', method, status };
   });
-  const rateLimited = new Counter({ name: 'realtime_rate_limited_total', help: 'Requests and client events refused by a rate limit', labelNames: ['app_id', 'kind'], registers: [registry] });
+  const rateLimited = new Counter({ name: 'realtime_rate_limited_total', help: 'HTTP API requests and client events refused by a rate limit, by kind: backend_events, read or client_events', labelNames: ['app_id', 'kind'], registers: [registry] });
   const subscriptionsRefused = new Counter({
     name: 'realtime_subscriptions_refused_total',
     help: 'Subscriptions refused: invalid_channel, auth, invalid_presence_data, presence_full or channel_limit (max_channels_per_connection)',
@@ -64,7 +76,7 @@ export function createMetrics() {
   const framesRefused = talliedCounter(
     registry,
     'realtime_frames_refused_total',
-    'Client frames refused before any handler: invalid_json, too_deep (max_json_depth), invalid_shape or rate_limited (max_frames_per_second)',
+    'Client frames refused before any handler: invalid_json, too_deep (max_json_depth), invalid_shape, binary or rate_limited (max_frames_per_second)',
     ['app_id', 'reason'],
     (key) => {
       const [appId = '', reason = ''] = key.split('\u0000');
@@ -74,13 +86,13 @@ export function createMetrics() {
   const floodClosed = new Counter({ name: 'realtime_connections_flood_closed_total', help: 'Connections closed (4100) for flooding far over max_frames_per_second', labelNames: labels, registers: [registry] });
   const handlerFailures = new Counter({
     name: 'realtime_handler_failures_total',
-    help: 'Frames or cluster messages whose handler failed (a bug or a scaler error): answered, logged, the node kept running',
+    help: 'Frames or cluster messages whose handler failed (a bug or a scaler error), by kind: answered, logged, the node kept running',
     labelNames: ['kind'],
     registers: [registry],
   });
   const webhookDeliveries = new Counter({ name: 'realtime_webhook_deliveries_total', help: 'Webhook requests a receiver accepted (2xx)', labelNames: labels, registers: [registry] });
   const webhookEvents = new Counter({ name: 'realtime_webhook_events_delivered_total', help: 'Webhook events in accepted requests', labelNames: labels, registers: [registry] });
-  const webhookFailures = new Counter({ name: 'realtime_webhook_failures_total', help: 'Failed webhook attempts (each is retried while the retry window lasts)', labelNames: ['app_id', 'reason'], registers: [registry] });
+  const webhookFailures = new Counter({ name: 'realtime_webhook_failures_total', help: 'Failed webhook attempts, by reason: http_status, timeout, network or aborted (each is retried while the retry window lasts)', labelNames: ['app_id', 'reason'], registers: [registry] });
   const webhookDropped = new Counter({ name: 'realtime_webhook_events_dropped_total', help: 'Webhook events given up: queue_full (oldest over max_queue_bytes), expired (5 min of retries) or shutdown', labelNames: ['app_id', 'reason'], registers: [registry] });
   // Not per app: the transport refuses these before (or without) knowing the app. Both label sets are fixed by the transport.
   const transportRefused = new Counter({
@@ -105,12 +117,12 @@ export function createMetrics() {
     /** Subscribes the counters to an engine's events. */
     observe(server: RealtimeServer): void {
       server.events.on('connection.opened', ({ connection }) => {
-        connected.inc({ app_id: connection.app.id });
-        newConnections.inc({ app_id: connection.app.id });
+        connections.inc({ app_id: connection.app.id });
+        opened.inc({ app_id: connection.app.id });
       });
       server.events.on('connection.closed', ({ connection }) => {
-        connected.dec({ app_id: connection.app.id });
-        disconnections.inc({ app_id: connection.app.id });
+        connections.dec({ app_id: connection.app.id });
+        closed.inc({ app_id: connection.app.id });
       });
       server.events.on('connection.refused', ({ app, code }) => refused.inc({ app_id: app?.id ?? 'unknown', code: String(code) }));
       server.events.on('message.received', ({ connection, bytes }) => {
@@ -131,7 +143,7 @@ export function createMetrics() {
     recordHttp(appId: string | undefined, requestMethod: string, status: number): void {
       // Clients choose the method: anything unusual is one label value, so they cannot grow the series.
       const method = knownMethods.has(requestMethod) ? requestMethod : 'OTHER';
-      httpCalls(`${appId ?? ''}\u0000${method}\u0000${status}`);
+      httpRequests(`${appId ?? ''}\u0000${method}\u0000${status}`);
     },
     /** Called each time an HTTP API rate limit refuses a request (client events are counted from engine events). */
     recordRateLimited(appId: string, kind: RateLimitKind): void {

@@ -18,7 +18,7 @@ async function metrics(): Promise<string> {
   return response.text();
 }
 
-/** The value of one Prometheus sample, e.g. `realtime_connected{app_id="x"}`; 0 when absent. */
+/** The value of one Prometheus sample, e.g. `realtime_connections{app_id="x"}`; 0 when absent. */
 function sample(text: string, series: string): number {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? 0 : Number(line.slice(series.length + 1));
@@ -41,21 +41,21 @@ describe('GET /metrics', () => {
 
   it('is Prometheus text with HELP and TYPE lines for the realtime series', async () => {
     const text = await metrics();
-    expect(text).toContain('# TYPE realtime_connected gauge');
-    expect(text).toContain('# TYPE realtime_new_connections_total counter');
+    expect(text).toContain('# TYPE realtime_connections gauge');
+    expect(text).toContain('# TYPE realtime_connections_opened_total counter');
     expect(text).toContain('# HELP realtime_ws_messages_received_total');
     expect(text).toMatch(/^realtime_process_/m);
   });
 
-  it('counts open connections in realtime_connected and drops them on close', async () => {
-    const before = sample(await metrics(), `realtime_connected${label}`);
+  it('counts open connections in realtime_connections and drops them on close', async () => {
+    const before = sample(await metrics(), `realtime_connections${label}`);
     const sockets = await Promise.all([1, 2].map(() => connectRaw(daemon, app.key)));
-    expect(sample(await metrics(), `realtime_connected${label}`)).toBe(before + 2);
-    expect(sample(await metrics(), `realtime_new_connections_total${label}`)).toBeGreaterThanOrEqual(2);
+    expect(sample(await metrics(), `realtime_connections${label}`)).toBe(before + 2);
+    expect(sample(await metrics(), `realtime_connections_opened_total${label}`)).toBeGreaterThanOrEqual(2);
     for (const { socket } of sockets) socket.close();
     await Promise.all(sockets.map(({ socket }) => socket.closed));
-    await expect.poll(async () => sample(await metrics(), `realtime_connected${label}`)).toBe(before);
-    expect(sample(await metrics(), `realtime_new_disconnections_total${label}`)).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => sample(await metrics(), `realtime_connections${label}`)).toBe(before);
+    expect(sample(await metrics(), `realtime_connections_closed_total${label}`)).toBeGreaterThanOrEqual(2);
   });
 
   it('counts messages and bytes in and out', async () => {
@@ -68,17 +68,17 @@ describe('GET /metrics', () => {
     await socket.next('m');
     const text = await metrics();
     expect(sample(text, `realtime_ws_messages_received_total${label}`)).toBeGreaterThanOrEqual(2);
-    expect(sample(text, `realtime_socket_received_bytes${label}`)).toBeGreaterThan(0);
+    expect(sample(text, `realtime_ws_received_bytes_total${label}`)).toBeGreaterThan(0);
     expect(sample(text, `realtime_ws_messages_sent_total${label}`)).toBeGreaterThanOrEqual(1);
-    expect(sample(text, `realtime_socket_transmitted_bytes${label}`)).toBeGreaterThan(100);
+    expect(sample(text, `realtime_ws_sent_bytes_total${label}`)).toBeGreaterThan(100);
   });
 
   it('counts HTTP API requests by status', async () => {
     await fetch(`${daemon.httpUrl}/apps/${app.id}/channels`);
     await backend(daemon, app).get({ path: '/channels' });
     const text = await metrics();
-    expect(sample(text, `realtime_http_calls_received_total{app_id="${app.id}",method="GET",status="401"}`)).toBeGreaterThanOrEqual(1);
-    expect(sample(text, `realtime_http_calls_received_total{app_id="${app.id}",method="GET",status="200"}`)).toBeGreaterThanOrEqual(1);
+    expect(sample(text, `realtime_http_requests_total{app_id="${app.id}",method="GET",status="401"}`)).toBeGreaterThanOrEqual(1);
+    expect(sample(text, `realtime_http_requests_total{app_id="${app.id}",method="GET",status="200"}`)).toBeGreaterThanOrEqual(1);
   });
 
   it('counts refused connections by code', async () => {

@@ -21,7 +21,7 @@ describe('where /metrics is served (metrics.enabled, metrics.host, metrics.port)
     const daemon = await startDaemon(daemonConfig([app]));
     const answer = await status(`${daemon.httpUrl}/metrics`);
     expect(answer.status).toBe(200);
-    expect(answer.body).toContain('# TYPE realtime_connected gauge');
+    expect(answer.body).toContain('# TYPE realtime_connections gauge');
     expect(daemon.output.some((line) => line.includes('metrics listening'))).toBe(false);
   });
 
@@ -43,7 +43,7 @@ describe('where /metrics is served (metrics.enabled, metrics.host, metrics.port)
     const scraped = await status(`${metricsUrl}/metrics`);
     expect(scraped.status).toBe(200);
     expect(scraped.contentType).toMatch(/^text\/plain/);
-    expect(scraped.body).toContain('# TYPE realtime_connected gauge');
+    expect(scraped.body).toContain('# TYPE realtime_connections gauge');
     expect(scraped.body).toMatch(/^realtime_process_/m);
     // Only /metrics there, and only to read.
     expect((await status(`${metricsUrl}/up`)).status).toBe(404);
