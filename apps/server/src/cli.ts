@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 
-/** The daemon's command line: `server [--host H] [--port P] [--config FILE]` and `restart_server`. */
+/** The daemon's command line: `server [--host H] [--port P] [--config FILE]`, `restart_server`, `config check|print`. */
 export type Command =
   | { name: 'server'; host?: string; port?: number; config?: string; allowUwsFallback: boolean }
   | { name: 'restart_server'; config?: string }
+  | { name: 'config-check'; config?: string }
+  | { name: 'config-print'; config?: string; format: 'json' | 'yaml' }
   | { name: 'help' };
 
 export class UsageError extends Error {
@@ -16,6 +18,11 @@ export const usage = `Usage:
   realtime-server restart_server [--config <file.json|file.yaml>]
     Restarts every node gracefully: through Redis when scaling is enabled, else the servers on this host
     (only processes proven to be the registered server are signalled; stale pid files are removed).
+  realtime-server config check [--config <file.json|file.yaml>]
+    Validates the configuration as \`server\` does before it starts (file, environment, TLS files), starting nothing:
+    prints one line and exits 0, or prints what start-up would print and exits 1.
+  realtime-server config print [--config <file.json|file.yaml>] [--format yaml|json]
+    Prints the effective configuration (defaults, file, environment), secrets masked, with where each value came from.
 
 Environment: REALTIME_CONFIG (config file), REALTIME_HOST, REALTIME_PORT, REALTIME_PATH,
 REALTIME_APP_ID / REALTIME_APP_KEY / REALTIME_APP_SECRET, REDIS_URL, REALTIME_DEBUG=true.`;
@@ -76,10 +83,36 @@ function parseServer(rest: string[], env: NodeJS.ProcessEnv): Command {
   return command;
 }
 
+const configOptions = {
+  check: { config: { type: 'string' } },
+  print: { config: { type: 'string' }, format: { type: 'string' } },
+} as const;
+
+/** `config check|print`: the file as for `server` (`--config`, else REALTIME_CONFIG), and print's `--format`. */
+function parseConfig(rest: string[], env: NodeJS.ProcessEnv): Command {
+  const [action, ...words] = rest;
+  if (action !== 'check' && action !== 'print') throw new UsageError(`config takes check or print, got ${action === undefined ? 'nothing' : JSON.stringify(action)}`);
+  const options: Record<string, { type: 'string' }> = configOptions[action];
+  let config = env['REALTIME_CONFIG'] || undefined;
+  let format: 'json' | 'yaml' = 'yaml';
+  for (const token of tokensOf(words, options)) {
+    const raw = words[token.index]!;
+    const typed = raw.startsWith('--') && raw.includes('=') ? raw.slice(0, raw.indexOf('=')) : raw;
+    if (token.kind !== 'option' || !token.rawName.startsWith('--') || !Object.hasOwn(options, token.name)) throw new UsageError(`unknown option ${typed} for config ${action}`);
+    if (!isValue(token.value)) throw new UsageError(`${typed} needs a value`);
+    if (token.name === 'config') config = token.value;
+    else if (token.value === 'json' || token.value === 'yaml') format = token.value;
+    else throw new UsageError(`--format must be json or yaml, got ${token.value}`);
+  }
+  const file = config === undefined ? {} : { config };
+  return action === 'check' ? { name: 'config-check', ...file } : { name: 'config-print', ...file, format };
+}
+
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
   const [name = 'server', ...rest] = argv;
   if (name === 'help' || name === '--help' || name === '-h') return { name: 'help' };
   if (name === 'restart_server') return parseRestartServer(rest, env);
   if (name === 'server') return parseServer(rest, env);
+  if (name === 'config') return parseConfig(rest, env);
   throw new UsageError(`unknown command ${JSON.stringify(name)}`);
 }

@@ -39,6 +39,10 @@ export interface LoadedConfig {
   config: Config;
   /** True when no application was configured and one was generated. */
   generatedApp: boolean;
+  /** What was validated: the file's document with the environment overrides applied (for `config print`'s sources). */
+  input: Record<string, unknown>;
+  /** Dotted key path -> the environment variable that set it. */
+  envSources: ReadonlyMap<string, string>;
 }
 
 async function readText(file: string): Promise<string> {
@@ -126,11 +130,12 @@ function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): EnvSour
     const scaling = isRecord(raw['scaling']) ? raw['scaling'] : (raw['scaling'] = {});
     scaling['enabled'] = true;
     scaling['server'] = { ...(isRecord(scaling['server']) ? scaling['server'] : {}), url: env['REDIS_URL'] };
-    sources.set('scaling.server.url', 'REDIS_URL');
+    sources.set('scaling.enabled', 'REDIS_URL').set('scaling.server.url', 'REDIS_URL');
   }
   if (env['REALTIME_DEBUG'] === 'true') {
     const logging = isRecord(raw['logging']) ? raw['logging'] : (raw['logging'] = {});
     logging['debug_enabled'] = true;
+    sources.set('logging.debug_enabled', 'REALTIME_DEBUG');
   }
   return sources;
 }
@@ -191,5 +196,5 @@ async function loadUnguarded(options: LoadConfigOptions, env: NodeJS.ProcessEnv,
       }),
     );
   }
-  return { config, generatedApp };
+  return { config, generatedApp, input: raw, envSources };
 }

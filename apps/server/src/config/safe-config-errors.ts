@@ -241,6 +241,25 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
 /** Keys whose values are secrets; `key` itself is the app's public key (or a file path), `url` is handled apart. */
 const secretKey = /secret|password|passphrase|token|authori[sz]ation|credential|cookie|.key$|_key|key_/i;
 
+/**
+ * The one secret rule, shared by error messages (cut out) and `config print`
+ * (masked): a value under such a key is a secret, and so is every value
+ * under `headers` (any header may carry a credential).
+ */
+export function isSecretKey(key: string): boolean {
+  return secretKey.test(key);
+}
+
+/** The key the rule judges a child by: every header value counts as a secret, whatever the header's name. */
+export function ruleKeyOf(parentKey: string, childKey: string): string {
+  return parentKey === 'headers' ? 'secret' : childKey;
+}
+
+/** Keys holding URLs, whose credentials and query values are secrets. */
+export function isUrlKey(key: string): boolean {
+  return /url$/i.test(key);
+}
+
 const minimumSecretLength = 4;
 
 function addUrlSecrets(url: string, into: Set<string>): void {
@@ -258,14 +277,13 @@ function addUrlSecrets(url: string, into: Set<string>): void {
 export function secretsInValue(value: unknown, into = new Set<string>(), key = '', depth = 0): Set<string> {
   if (depth > 64) return into;
   if (typeof value === 'string') {
-    if (secretKey.test(key) && value.length >= minimumSecretLength) into.add(value);
-    if (/url$/i.test(key)) addUrlSecrets(value, into);
+    if (isSecretKey(key) && value.length >= minimumSecretLength) into.add(value);
+    if (isUrlKey(key)) addUrlSecrets(value, into);
   } else if (Array.isArray(value)) {
     for (const item of value) secretsInValue(item, into, key, depth + 1);
   } else if (typeof value === 'object' && value !== null) {
     for (const [child, item] of Object.entries(value)) {
-      // Every header value may be a credential, whatever its name.
-      secretsInValue(item, into, key === 'headers' ? 'secret' : child, depth + 1);
+      secretsInValue(item, into, ruleKeyOf(key, child), depth + 1);
     }
   }
   return into;
@@ -284,7 +302,7 @@ export function secretsInText(text: string, into = new Set<string>()): Set<strin
   for (const line of text.split(/\r?\n/)) {
     // Every `key:` on the line: a flow mapping holds several.
     for (const match of line.matchAll(/([A-Za-z0-9_-]+)["']?\s*:/g)) {
-      if (!match[1] || !secretKey.test(match[1])) continue;
+      if (!match[1] || !isSecretKey(match[1])) continue;
       const rest = line.slice(match.index + match[0].length);
       add(rest);
       const trimmed = rest.replace(/[\s,}\]]+$/, '');

@@ -84,6 +84,8 @@ const scopeDefaults = {
 } as const;
 
 export const configSchema = z.strictObject({
+  /** For editors only (`"$schema": "./node_modules/@org/realtime-server/config.schema.json"`); the server ignores it. */
+  $schema: z.string().optional(),
   default: z.string().default('main'),
   servers: z.record(z.string(), serverSchema).prefault({ main: {} }),
   applications: z.array(applicationSchema).default([]),
