@@ -1,8 +1,9 @@
 import { ChatChannel, type ChatLogger, type ChatTransportFactory } from './chat-channel.js';
-import { renderChatContent, resolveChatRoute } from './chat-notification.js';
-import { assertInstanceName, INSTANCE_NAME, webhookEnvName, type ChatInstanceConfig } from './config.js';
-import type { Notifiable, Notification, NotificationChannel } from './contracts.js';
-import { UnknownChatInstance } from './errors.js';
+import type { ChatContent, ChatTarget } from './chat-notification.js';
+import { INSTANCE_NAME, type ChatInstanceConfig } from './config.js';
+import type { Notification, NotificationChannel } from './contracts.js';
+import { notifyAll, sendAll, sendOne, type ChatDeliveryResult, type PostOutcome } from './delivery.js';
+import { ChatInstanceTable } from './instance-table.js';
 import { OnDemandNotifiable } from './on-demand.js';
 
 export interface ChatChannelRegistryOptions {
@@ -25,49 +26,34 @@ export interface ChatChannelRegistryOptions {
  * names in @org/notifications.
  */
 export class ChatChannelRegistry implements NotificationChannel {
-  readonly #configs: Map<string, ChatInstanceConfig>;
+  readonly #table: ChatInstanceTable;
   readonly #instances = new Map<string, ChatChannel>();
   readonly #options: ChatChannelRegistryOptions;
 
   constructor(options: ChatChannelRegistryOptions = {}) {
     this.#options = options;
-    this.#configs = new Map();
-    for (const [name, config] of Object.entries(options.instances ?? {})) {
-      assertInstanceName(name);
-      this.#configs.set(name, config);
-    }
-    // Validate every configured instance now, so a typo fails at startup, not at the first alert.
-    for (const name of this.#configs.keys()) this.get(name);
+    this.#table = new ChatInstanceTable(options.instances, options.env ?? process.env);
+    // Builds each configured instance now (its transport too: a CA bundle is read here).
+    for (const name of this.#table.names()) this.get(name);
   }
 
   /** True when `name` is configured or its webhook is in the environment. */
   has(name: string): boolean {
-    return this.#configs.has(name) || (INSTANCE_NAME.test(name) && Boolean(this.#env()[webhookEnvName(name)]));
+    return this.#table.has(name);
   }
 
   /** Configured instance names. */
   names(): string[] {
-    return [...this.#configs.keys()];
+    return this.#table.names();
   }
 
   /** The instance called `name`; UnknownChatInstance if it is neither configured nor in the environment. */
   get(name: string): ChatChannel {
     const existing = this.#instances.get(name);
     if (existing) return existing;
-    if (!this.has(name)) {
-      const known = this.names();
-      throw new UnknownChatInstance(
-        name,
-        `Unknown chat instance "${name}". ${known.length ? `Configured: ${known.map((n) => `"${n}"`).join(', ')}.` : 'None are configured.'}` +
-          (INSTANCE_NAME.test(name)
-            ? ` Add it to the instances option or set ${webhookEnvName(name)}.`
-            : ' Instance names are "chat" or "chat-<suffix>".'),
-      );
-    }
-    const config = this.#configs.get(name);
+    const config = this.#table.config(name);
     const channel = new ChatChannel(config, {
       name,
-      env: this.#env(),
       ...(this.#options.logger ? { logger: this.#options.logger } : {}),
       ...(this.#options.transport ? { transport: this.#options.transport } : {}),
     });
@@ -75,22 +61,29 @@ export class ChatChannelRegistry implements NotificationChannel {
     return channel;
   }
 
-  /** NotificationChannel: renders `toChat()`, resolves the route and posts through the instance named `channel`. */
-  async send(notifiable: object, notification: Notification, channel = 'chat'): Promise<void> {
-    const instance = this.get(channel);
-    const recipient = notifiable as Notifiable; // any object; its routing methods are optional
-    const content = await renderChatContent(recipient, notification, channel);
-    if (content === null) return;
-    await instance.send(resolveChatRoute(recipient, notification, channel), content);
+  /**
+   * The NotificationChannel contract: renders `toChat()`, resolves the route and
+   * posts through the instance named `channel` (default `chat`); throws what the
+   * send threw. Given a list, does exactly that for each recipient, each routed
+   * on its own, and returns one result per recipient (ChatDeliveryFailed after
+   * all were attempted, if any failed).
+   */
+  send(notifiables: readonly object[], notification: Notification, channel?: string): Promise<ChatDeliveryResult[]>;
+  send(notifiable: object, notification: Notification, channel?: string): Promise<void>;
+  async send(notifiables: object | readonly object[], notification: Notification, channel = 'chat'): Promise<ChatDeliveryResult[] | void> {
+    if (Array.isArray(notifiables)) return sendAll(this.#post, notifiables, notification, channel);
+    await sendOne(this.#post, notifiables, notification, channel);
   }
 
   /**
-   * Standalone dispatch without a notification system: sends through every
-   * `chat`/`chat-*` name the notification's via() returns and ignores the
-   * rest. Failures of one instance do not stop the others; the first is rethrown.
+   * Standalone dispatch without a notification system: each recipient, through
+   * every `chat`/`chat-*` name the notification's via() returns (other names are
+   * ignored). All are attempted; one result per recipient and instance. Throws
+   * ChatDeliveryFailed (carrying every result) if any failed in a way a single
+   * send would have thrown.
    */
-  async notify(notifiables: object | readonly object[], notification: Notification): Promise<void> {
-    await dispatchToChat(this, notifiables, notification);
+  async notify(notifiables: object | readonly object[], notification: Notification): Promise<ChatDeliveryResult[]> {
+    return notifyAll(this.#post, notifiables, notification);
   }
 
   /** An on-demand notifiable: `registry.route('chat', '#alerts').notify(notification)`. */
@@ -107,26 +100,15 @@ export class ChatChannelRegistry implements NotificationChannel {
     await Promise.all(instances.map((instance) => instance.close()));
   }
 
-  #env(): Readonly<Record<string, string | undefined>> {
-    return this.#options.env ?? process.env;
+  /** Instance names and masked webhooks only. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `ChatChannelRegistry { instances: [${[...this.#instances.values()].map((c) => `'${c.name}' → '${c.redactedWebhook}'`).join(', ')}] }`;
   }
-}
 
-/** Sends `notification` to each notifiable through the chat names in its via(). */
-export async function dispatchToChat(
-  channel: NotificationChannel,
-  notifiables: object | readonly object[],
-  notification: Notification,
-): Promise<void> {
-  // Any object can be notified; its routing methods are optional.
-  const list = (Array.isArray(notifiables) ? notifiables : [notifiables]) as readonly Notifiable[];
-  const sends: Promise<void>[] = [];
-  for (const notifiable of list) {
-    for (const name of notification.via(notifiable)) {
-      if (INSTANCE_NAME.test(name)) sends.push(channel.send(notifiable, notification, name));
-    }
+  toJSON(): { instances: Array<{ name: string; webhook: string }> } {
+    return { instances: [...this.#instances.values()].map((c) => c.toJSON()) };
   }
-  const results = await Promise.allSettled(sends);
-  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failure) throw failure.reason;
+
+  readonly #post = async (instance: string, target: ChatTarget | null, content: ChatContent): Promise<PostOutcome> =>
+    this.get(instance).send(target, content);
 }

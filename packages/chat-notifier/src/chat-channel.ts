@@ -1,11 +1,11 @@
 import type { ChatContent, ChatTarget } from './chat-notification.js';
 import { assertInstanceName, resolveChatConfig, type ChatInstanceConfig, type ResolvedChatConfig } from './config.js';
-import { CouldNotSendNotification, type ChatErrorResponse, type CouldNotSendCode } from './errors.js';
+import { ChatProxyFailure, CouldNotSendNotification, type ChatErrorResponse, type CouldNotSendCode } from './errors.js';
 import { preparePayload, type PreparedPayload } from './prepare-payload.js';
-import { redactText, redactWebhook, webhookSecret } from './redact.js';
+import { maskUrl, Redactor, sanitizeError, urlUserinfo } from './redact.js';
 import { backoffDelay, classifyFailure, isRetryableFailure, serverRetryDelay, type FailureKind } from './retry-policy.js';
 import type { ChatHttpResponse, ChatTransport } from './transport.js';
-import { UndiciTransport } from './undici-transport.js';
+import { ProxyConnectError, UndiciTransport } from './undici-transport.js';
 
 /** Receives retry notices; messages and data never contain the webhook token. */
 export interface ChatLogger {
@@ -51,7 +51,7 @@ export class ChatChannel {
   readonly #config: ResolvedChatConfig;
   readonly #transport: ChatTransport;
   readonly #logger: ChatLogger | undefined;
-  readonly #secret: string | undefined;
+  readonly #redactor: Redactor;
   readonly #safeUrl: string;
 
   constructor(config: ChatInstanceConfig | undefined, options: ChatChannelOptions = {}) {
@@ -65,8 +65,8 @@ export class ChatChannel {
         ? transport(name, this.#config)
         : (transport ?? new UndiciTransport(this.#config, name));
     this.#logger = options.logger;
-    this.#secret = webhookSecret(this.#config.webhook);
-    this.#safeUrl = redactWebhook(this.#config.webhook);
+    this.#redactor = Redactor.forWebhook(this.#config.webhook, extraSecrets(this.#config));
+    this.#safeUrl = maskUrl(this.#config.webhook);
   }
 
   /** The webhook's own destination from config (routes equal to it are not sent). */
@@ -114,7 +114,7 @@ export class ChatChannel {
 
       const response = outcome.response;
       if (response.status >= 200 && response.status < 300) {
-        return { ok: true, ...response, attempts: attempt, payload: prepared.payload };
+        return { ok: true, ...this.#safeResponse(response), attempts: attempt, payload: prepared.payload };
       }
 
       const serverDelay = serverRetryDelay(response.headers, response.body);
@@ -130,7 +130,7 @@ export class ChatChannel {
       }
 
       if (!this.#config.http_errors) {
-        return { ok: false, ...response, attempts: attempt, payload: prepared.payload };
+        return { ok: false, ...this.#safeResponse(response), attempts: attempt, payload: prepared.payload };
       }
       throw this.#httpFailure(response, attempt, serverDelay);
     }
@@ -177,7 +177,7 @@ export class ChatChannel {
       });
       return { response };
     } catch (error) {
-      const kind: FailureKind = signal?.aborted ? 'aborted' : timedOut ? 'timeout' : classifyFailure(error);
+      const kind: FailureKind = signal?.aborted ? 'aborted' : timedOut ? 'timeout' : failureKind(error);
       return { error, kind };
     } finally {
       clearTimeout(timer);
@@ -194,9 +194,17 @@ export class ChatChannel {
   }
 
   #failure(kind: FailureKind, error: unknown, attempts: number): CouldNotSendNotification {
+    const cause = sanitizeError(error, this.#redactor);
+    if (error instanceof ProxyConnectError) {
+      return new ChatProxyFailure(
+        error.code,
+        `${this.#redactor.text(error.message)}, so chat instance "${this.name}" could not reach Rocket.Chat (${this.#safeUrl}, ${plural(attempts)}); the proxy failed, not Rocket.Chat`,
+        { channel: this.name, cause, attempts, proxy: error.proxy, proxyStatus: error.status },
+      );
+    }
     const code: CouldNotSendCode =
       kind === 'timeout' ? 'CHAT_TIMEOUT' : kind === 'aborted' ? 'CHAT_ABORTED' : 'CHAT_CONNECTION_FAILED';
-    const reason = error instanceof Error ? `${error.message}${codeOf(error)}` : String(error);
+    const reason = this.#redactor.text(error instanceof Error ? `${error.message}${codeOf(error)}` : safeString(error));
     const detail =
       kind === 'timeout'
         ? `no answer within timeout (${this.#config.timeout} s)`
@@ -205,14 +213,14 @@ export class ChatChannel {
           : reason;
     return new CouldNotSendNotification(
       code,
-      this.#redact(`The communication with Rocket.Chat failed (instance "${this.name}", ${this.#safeUrl}, ${plural(attempts)}). Reason: ${detail}`),
-      { channel: this.name, cause: error, attempts },
+      `The communication with Rocket.Chat failed (instance "${this.name}", ${this.#safeUrl}, ${plural(attempts)}). Reason: ${detail}`,
+      { channel: this.name, cause, attempts },
     );
   }
 
   #httpFailure(response: ChatHttpResponse, attempts: number, retryAfter: number | undefined): CouldNotSendNotification {
-    const body = this.#redact(response.body);
-    const safe: ChatErrorResponse = { status: response.status, headers: { ...response.headers }, body };
+    const safe: ChatErrorResponse = this.#safeResponse(response);
+    const body = safe.body;
     const snippet = body.length > BODY_IN_MESSAGE ? `${body.slice(0, BODY_IN_MESSAGE)}…` : body;
     const rateLimited = response.status === 429;
     const wait = rateLimited && retryAfter !== undefined ? `; the server asked to wait ${round(retryAfter)} s` : '';
@@ -230,8 +238,41 @@ export class ChatChannel {
     );
   }
 
-  #redact(text: string): string {
-    return redactText(text, this.#secret);
+  /** Status, headers and body with the masking rule applied: what errors and results may carry. */
+  #safeResponse(response: ChatHttpResponse): ChatErrorResponse {
+    return { status: response.status, headers: this.#redactor.headers(response.headers), body: this.#redactor.text(response.body) };
+  }
+}
+
+/**
+ * A proxy that is down or answers the tunnel with 5xx never passed the request
+ * on, so that is retried like a connection error; a 407 will not heal.
+ */
+function failureKind(error: unknown): FailureKind {
+  if (error instanceof ProxyConnectError) {
+    return error.code === 'CHAT_PROXY_UNREACHABLE' || (error.status ?? 0) >= 500 ? 'connection' : 'other';
+  }
+  return classifyFailure(error);
+}
+
+/** Besides the webhook's token: the proxy's credentials and credential-like header values. */
+function extraSecrets(config: ResolvedChatConfig): string[] {
+  const secrets: string[] = [];
+  const userinfo = urlUserinfo(config.proxy);
+  if (userinfo) secrets.push(userinfo);
+  for (const [name, value] of Object.entries(config.headers)) {
+    if (/auth|token|secret|key|cookie|session|password/i.test(name)) {
+      secrets.push(value, value.replace(/^(Bearer|Basic|Token)\s+/i, ''));
+    }
+  }
+  return secrets;
+}
+
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return '[unprintable]';
   }
 }
 

@@ -1,10 +1,17 @@
 import { ChatAttachment, omitEmpty, type ChatAttachmentData } from './chat-attachment.js';
 import { InvalidChatPayload } from './errors.js';
 import type { ChatAttachmentPayload, ChatPayload } from './payload.js';
+import { assertEmoji, assertString, assertUrl } from './validate-payload.js';
 
 export type AttachmentInput = ChatAttachment | ChatAttachmentData | ((attachment: ChatAttachment) => unknown);
 
-/** Fluent builder for one webhook message. */
+/**
+ * Fluent builder for one webhook message. Every setter checks its value when
+ * it is called (so the stack points at the bad call) and leaves the builder
+ * unchanged when it throws InvalidChatPayload; errors name the payload key
+ * (`alias` for username(), `tmid` for thread()). Only what needs the whole
+ * message (an empty message, the size) is checked at send.
+ */
 export class ChatMessage {
   #text: string | undefined;
   #username: string | undefined;
@@ -18,34 +25,40 @@ export class ChatMessage {
   }
 
   constructor(text?: string) {
-    if (text !== undefined) this.#text = text;
+    if (text !== undefined) this.text(text);
   }
 
   text(text: string): this {
+    assertString(text, 'text');
     this.#text = text;
     return this;
   }
 
   /** Display name shown instead of the integration's; sent as Rocket.Chat's `alias`. */
   username(name: string): this {
+    assertString(name, 'alias');
     this.#username = name;
     return this;
   }
 
-  /** Absolute URL of an avatar image. */
+  /** Absolute http(s) URL of an avatar image. */
   avatar(url: string): this {
+    assertUrl(url, 'avatar');
     this.#avatar = url;
     return this;
   }
 
   /** An emoji shortcode such as `:rocket:` (used only when no avatar is set). */
   emoji(emoji: string): this {
+    assertEmoji(emoji, 'emoji');
     this.#emoji = emoji;
     return this;
   }
 
   /** Posts into the thread of this message id (`tmid`). */
   thread(messageId: string): this {
+    assertString(messageId, 'tmid');
+    if (messageId.trim() === '') throw new InvalidChatPayload('tmid', 'expected a message id, got ""');
     this.#thread = messageId;
     return this;
   }

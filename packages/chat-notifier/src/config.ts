@@ -1,6 +1,8 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import { z } from 'zod';
 import { describe } from './colors.js';
 import { InvalidChatConfig } from './errors.js';
+import { maskUrl, maskUrlsIn, REDACTED } from './redact.js';
 import { isAbsoluteHttpUrl } from './url.js';
 
 /** `chat`, or `chat-` followed by a suffix such as `alerts`. */
@@ -129,7 +131,7 @@ export function resolveChatConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ResolvedChatConfig {
   if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) {
-    throw new InvalidChatConfig(`Invalid config for chat instance "${instance}": expected an object, got ${describe(input)}`);
+    throw new InvalidChatConfig(`Invalid config for chat instance "${instance}": expected an object, got ${describeMasked(input)}`);
   }
   const raw = { ...(input as Record<string, unknown> | undefined) };
   const envName = webhookEnvName(instance);
@@ -140,17 +142,63 @@ export function resolveChatConfig(
     );
   }
   const result = configSchema.safeParse(raw);
-  if (result.success) return result.data;
+  if (result.success) {
+    if (typeof result.data.verify === 'string') assertReadableFile(instance, result.data.verify);
+    return withSafeViews(result.data);
+  }
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.map(String).join('.');
     // Unknown keys and nested messages carry no key name of their own.
     if (issue.code === 'unrecognized_keys') {
       return `${key ? `${key}: ` : ''}unknown option(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
     }
-    const got = key === 'webhook' ? '' : ` (got ${describe(valueAt(raw, issue.path))})`;
+    // The webhook carries the token and header values often carry credentials:
+    // never echo them. Anything else is echoed with URLs masked (a proxy's password).
+    const secretish = key === 'webhook' || key === 'headers' || key.startsWith('headers.');
+    const got = secretish ? '' : ` (got ${describeMasked(valueAt(raw, issue.path))})`;
     return `${issue.message}${got}`;
   });
   throw new InvalidChatConfig(`Invalid config for chat instance "${instance}": ${problems.join('; ')}`);
+}
+
+/** A CA bundle path that cannot be read fails here, with the rest of the config, not at the first send. */
+function assertReadableFile(instance: string, path: string): void {
+  try {
+    accessSync(path, constants.R_OK);
+    if (!statSync(path).isFile()) throw new Error('not a file');
+  } catch (error) {
+    throw new InvalidChatConfig(
+      `Invalid config for chat instance "${instance}": verify: cannot read CA bundle ${describeMasked(path)} (${(error as Error).message})`,
+    );
+  }
+}
+
+/** describe(), with any URL in a string masked first (before describe() truncates it). */
+function describeMasked(value: unknown): string {
+  return describe(typeof value === 'string' ? maskUrlsIn(value) : value);
+}
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * The resolved config keeps its real values (transports need them), but
+ * `util.inspect` and `JSON.stringify` show the webhook and proxy masked and
+ * header values as "[redacted]", so logging a config cannot leak a secret.
+ */
+function withSafeViews(config: ResolvedChatConfig): ResolvedChatConfig {
+  const view = () => safeConfigView(config);
+  Object.defineProperty(config, 'toJSON', { value: view, enumerable: false });
+  Object.defineProperty(config, INSPECT, { value: view, enumerable: false });
+  return config;
+}
+
+function safeConfigView(config: ResolvedChatConfig): Record<string, unknown> {
+  return {
+    ...config,
+    webhook: maskUrl(config.webhook),
+    ...(config.proxy ? { proxy: maskUrl(config.proxy) } : {}),
+    headers: Object.fromEntries(Object.keys(config.headers).map((name) => [name, REDACTED])),
+  };
 }
 
 function valueAt(object: unknown, path: readonly PropertyKey[]): unknown {

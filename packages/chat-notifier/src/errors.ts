@@ -5,6 +5,7 @@ export type ChatNotifierErrorCode =
   | 'CHAT_INVALID_PAYLOAD'
   | 'CHAT_INVALID_TARGET'
   | 'CHAT_MISSING_RENDERER'
+  | 'CHAT_DELIVERY_FAILED'
   | CouldNotSendCode;
 
 /** Why a send failed; all are raised as CouldNotSendNotification. */
@@ -13,7 +14,11 @@ export type CouldNotSendCode =
   | 'CHAT_RATE_LIMITED'
   | 'CHAT_TIMEOUT'
   | 'CHAT_CONNECTION_FAILED'
-  | 'CHAT_ABORTED';
+  | 'CHAT_ABORTED'
+  | ChatProxyFailureCode;
+
+/** The proxy, not Rocket.Chat, failed: it could not be reached, or it refused the tunnel (407, 5xx). */
+export type ChatProxyFailureCode = 'CHAT_PROXY_UNREACHABLE' | 'CHAT_PROXY_REFUSED';
 
 const kChatNotifierError = Symbol.for('@org/chat-notifier.error');
 
@@ -34,6 +39,18 @@ export class ChatNotifierError extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (this !== ChatNotifierError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kChatNotifierError] === true;
+  }
+
+  /**
+   * `JSON.stringify(error)` gives name, code, message and the error's own
+   * details (never a cause object from the network stack, only its message).
+   * Every string here went through the package's masking rule.
+   */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
+    for (const [key, value] of Object.entries(this)) if (value !== undefined) out[key] = value;
+    if (this.cause instanceof Error) out.cause = { name: this.cause.name, message: this.cause.message };
+    return out;
   }
 }
 
@@ -103,7 +120,7 @@ export interface CouldNotSendDetails {
   readonly retryAfter?: number | undefined;
 }
 
-/** Sending failed for good (after any retries). Never contains the webhook token. */
+/** Sending failed for good (after any retries). Never contains the webhook token; `cause` is a scrubbed copy. */
 export class CouldNotSendNotification extends ChatNotifierError {
   declare readonly code: CouldNotSendCode;
   /** The instance name, e.g. `chat` or `chat-alerts`. */
@@ -120,4 +137,63 @@ export class CouldNotSendNotification extends ChatNotifierError {
     this.attempts = details.attempts;
     this.retryAfter = details.retryAfter;
   }
+}
+
+export interface ChatProxyFailureDetails extends CouldNotSendDetails {
+  /** `host:port` of the proxy (never its credentials). */
+  readonly proxy: string;
+  /** What the proxy answered to CONNECT (e.g. 407), when it answered. */
+  readonly proxyStatus?: number | undefined;
+}
+
+/**
+ * The configured proxy failed, so Rocket.Chat was never reached: it refused
+ * the connection or could not be resolved (`CHAT_PROXY_UNREACHABLE`), or it
+ * answered the tunnel request with 407 or another non-200 (`CHAT_PROXY_REFUSED`).
+ * A CouldNotSendNotification, so existing handlers still catch it.
+ */
+export class ChatProxyFailure extends CouldNotSendNotification {
+  declare readonly code: ChatProxyFailureCode;
+  readonly proxy: string;
+  readonly proxyStatus: number | undefined;
+
+  constructor(code: ChatProxyFailureCode, message: string, details: ChatProxyFailureDetails) {
+    super(code, message, details);
+    this.name = 'ChatProxyFailure';
+    this.proxy = details.proxy;
+    this.proxyStatus = details.proxyStatus;
+  }
+}
+
+/**
+ * `notify()` attempted every recipient and instance, and at least one failed
+ * in a way a single send would have thrown. `results` has one entry per
+ * attempt (successes too); `errors` holds the failures' errors, in order.
+ */
+export class ChatDeliveryFailed extends ChatNotifierError {
+  declare readonly code: 'CHAT_DELIVERY_FAILED';
+  readonly results: readonly ChatDeliveryResultLike[];
+  readonly errors: readonly unknown[];
+
+  constructor(results: readonly ChatDeliveryResultLike[]) {
+    const failed = results.filter((r) => r.error !== undefined);
+    const first = failed[0]?.error;
+    const firstMessage = first instanceof Error ? `; first: ${first.message}` : '';
+    super(
+      'CHAT_DELIVERY_FAILED',
+      `${failed.length} of ${results.length} chat deliveries failed (${failed.map((r) => `${r.instance}: ${r.code ?? 'error'}`).join(', ')})${firstMessage}`,
+      first === undefined ? undefined : { cause: first },
+    );
+    this.name = 'ChatDeliveryFailed';
+    this.results = results;
+    this.errors = failed.map((r) => r.error);
+  }
+}
+
+/** The part of ChatDeliveryResult the error needs (declared here to keep errors.ts free of imports). */
+interface ChatDeliveryResultLike {
+  readonly instance: string;
+  readonly code: string | undefined;
+  /** Set only for failures a single send would have thrown. */
+  readonly error?: unknown;
 }

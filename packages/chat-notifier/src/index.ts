@@ -10,6 +10,7 @@ export {
   type ChatTransportFactory,
 } from './chat-channel.js';
 export { ChatChannelRegistry, type ChatChannelRegistryOptions } from './chat-channel-registry.js';
+export type { ChatDeliveryResult } from './delivery.js';
 export {
   resolveChatRoute,
   type ChatContent,
@@ -27,7 +28,9 @@ export {
 } from './config.js';
 export type { Notifiable, Notification, NotificationChannel } from './contracts.js';
 export {
+  ChatDeliveryFailed,
   ChatNotifierError,
+  ChatProxyFailure,
   CouldNotSendNotification,
   InvalidChatConfig,
   InvalidChatPayload,
@@ -36,6 +39,7 @@ export {
   UnknownChatInstance,
   type ChatErrorResponse,
   type ChatNotifierErrorCode,
+  type ChatProxyFailureCode,
   type CouldNotSendCode,
 } from './errors.js';
 export { isOnDemandNotifiable, OnDemandNotifiable, ON_DEMAND } from './on-demand.js';

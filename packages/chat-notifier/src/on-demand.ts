@@ -1,9 +1,10 @@
 import type { Notifiable, Notification } from './contracts.js';
+import type { ChatDeliveryResult } from './delivery.js';
 
 /** Brand shared with @org/notifications' AnonymousNotifiable, so fakes can tell on-demand sends apart. */
 export const ON_DEMAND = Symbol.for('@org/notifications.on-demand');
 
-type Deliver = (notifiable: OnDemandNotifiable, notification: Notification) => Promise<void>;
+type Deliver = (notifiable: OnDemandNotifiable, notification: Notification) => Promise<ChatDeliveryResult[]>;
 
 /**
  * A notifiable that is only a set of routes, e.g. `route('chat', '#alerts')`
@@ -27,10 +28,10 @@ export class OnDemandNotifiable implements Notifiable {
     return this.routes.get(channel);
   }
 
-  /** Sends through whoever created this notifiable (a ChatChannelRegistry or ChatFake). */
-  async notify(notification: Notification): Promise<void> {
+  /** Sends through whoever created this notifiable (a ChatChannelRegistry or ChatFake); one result per instance. */
+  async notify(notification: Notification): Promise<ChatDeliveryResult[]> {
     if (!this.#deliver) throw new TypeError('This on-demand notifiable was created without a sender; pass it to a notification system instead');
-    await this.#deliver(this, notification);
+    return this.#deliver(this, notification);
   }
 }
 

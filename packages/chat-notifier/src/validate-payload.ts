@@ -19,12 +19,7 @@ export function validateChatPayload(payload: unknown): ChatPayload {
   optionalString(payload, 'tmid', '');
   for (const key of ['channel', 'roomId'] as const) destinations(payload[key], key);
   for (const key of MESSAGE_URL_KEYS) url(payload[key], key);
-  for (const key of ['emoji', 'icon_emoji'] as const) {
-    const value = payload[key];
-    if (value !== undefined && (typeof value !== 'string' || !EMOJI.test(value))) {
-      throw new InvalidChatPayload(key, `expected an emoji shortcode like ":rocket:", got ${describe(value)}`);
-    }
-  }
+  for (const key of ['emoji', 'icon_emoji'] as const) if (payload[key] !== undefined) assertEmoji(payload[key], key);
 
   const attachments = payload.attachments;
   if (attachments !== undefined) {
@@ -50,10 +45,7 @@ function validateAttachment(attachment: unknown, path: string): void {
   }
   for (const key of ATTACHMENT_URL_KEYS) url(attachment[key], `${path}.${key}`);
   for (const key of ['collapsed', 'title_link_download'] as const) {
-    const value = attachment[key];
-    if (value !== undefined && typeof value !== 'boolean') {
-      throw new InvalidChatPayload(`${path}.${key}`, `expected true or false, got ${describe(value)}`);
-    }
+    if (attachment[key] !== undefined) assertBoolean(attachment[key], `${path}.${key}`);
   }
   const ts = attachment.ts;
   if (ts !== undefined && typeof ts !== 'string' && typeof ts !== 'number') {
@@ -65,10 +57,7 @@ function validateAttachment(attachment: unknown, path: string): void {
   fields.forEach((field, index) => {
     const at = `${path}.fields[${index}]`;
     if (!isObject(field)) throw new InvalidChatPayload(at, `expected { title, value, short? }, got ${describe(field)}`);
-    // Rocket.Chat requires both to be truthy ("Invalid attachment field, title and value is required").
-    if (typeof field.title !== 'string' || field.title.trim() === '') {
-      throw new InvalidChatPayload(`${at}.title`, `must be a non-empty string, got ${describe(field.title)}`);
-    }
+    assertFieldTitle(field.title, `${at}.title`);
     const value = field.value;
     const okValue =
       (typeof value === 'string' && value.trim() !== '') ||
@@ -80,10 +69,47 @@ function validateAttachment(attachment: unknown, path: string): void {
         `must be non-empty (Rocket.Chat rejects "", 0 and false; send "0" as a string), got ${describe(value)}`,
       );
     }
-    if (field.short !== undefined && typeof field.short !== 'boolean') {
-      throw new InvalidChatPayload(`${at}.short`, `expected true or false, got ${describe(field.short)}`);
-    }
+    if (field.short !== undefined) assertBoolean(field.short, `${at}.short`);
   });
+}
+
+/*
+ * The per-field rules, shared by the builders (which apply them when a value
+ * is set) and by validateChatPayload (which applies them to plain payload
+ * objects at send time), so a value is judged the same way wherever it enters.
+ */
+
+/** Rocket.Chat requires field titles and values to be truthy ("Invalid attachment field, title and value is required"). */
+export function assertFieldTitle(value: unknown, field: string): asserts value is string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new InvalidChatPayload(field, `must be a non-empty string, got ${describe(value)}`);
+  }
+}
+
+/** A builder field value: a non-blank string, a finite number or a boolean (sent as a string). */
+export function fieldValueToString(value: unknown, field: string): string {
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return String(value);
+  throw new InvalidChatPayload(field, `must be a non-empty string, a finite number or a boolean, got ${describe(value)}`);
+}
+
+export function assertEmoji(value: unknown, field: string): asserts value is string {
+  if (typeof value !== 'string' || !EMOJI.test(value)) {
+    throw new InvalidChatPayload(field, `expected an emoji shortcode like ":rocket:", got ${describe(value)}`);
+  }
+}
+
+export function assertBoolean(value: unknown, field: string): asserts value is boolean {
+  if (typeof value !== 'boolean') throw new InvalidChatPayload(field, `expected true or false, got ${describe(value)}`);
+}
+
+export function assertUrl(value: unknown, field: string): asserts value is string {
+  if (!isAbsoluteHttpUrl(value)) throw new InvalidChatPayload(field, `expected an absolute http(s) URL, got ${describe(value)}`);
+}
+
+export function assertString(value: unknown, field: string): asserts value is string {
+  if (typeof value !== 'string') throw new InvalidChatPayload(field, `expected a string, got ${describe(value)}`);
 }
 
 function destinations(value: unknown, key: string): void {
@@ -95,17 +121,11 @@ function destinations(value: unknown, key: string): void {
 }
 
 function url(value: unknown, path: string): void {
-  if (value === undefined) return;
-  if (!isAbsoluteHttpUrl(value)) {
-    throw new InvalidChatPayload(path, `expected an absolute http(s) URL, got ${describe(value)}`);
-  }
+  if (value !== undefined) assertUrl(value, path);
 }
 
 function optionalString(object: Record<string, unknown>, key: string, prefix: string): void {
-  const value = object[key];
-  if (value !== undefined && typeof value !== 'string') {
-    throw new InvalidChatPayload(`${prefix}${key}`, `expected a string, got ${describe(value)}`);
-  }
+  if (object[key] !== undefined) assertString(object[key], `${prefix}${key}`);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -18,6 +18,12 @@ class ServerDown implements ChatNotification {
   }
 }
 
+const webhook = 'https://chat.example.test/hooks/id/token';
+/** A fake configured like production: both instances have a webhook, and nothing comes from process.env. */
+function configuredFake(): ChatFake {
+  return new ChatFake({ instances: { chat: { webhook }, 'chat-alerts': { webhook } }, env: {} });
+}
+
 function throwsAssertion(run: () => void, message: RegExp): void {
   expect(run).toThrowError(AssertionError);
   expect(run).toThrowError(message);
@@ -25,7 +31,7 @@ function throwsAssertion(run: () => void, message: RegExp): void {
 
 describe('ChatFake', () => {
   it('records instead of sending, with the rendered payload per instance', async () => {
-    const fake = new ChatFake({ instances: { chat: {}, 'chat-alerts': { channel: '#alerts' } } });
+    const fake = new ChatFake({ instances: { chat: { webhook }, 'chat-alerts': { webhook, channel: '#alerts' } }, env: {} });
     const manager = new MiniManager().extend('chat', fake).resolveChannel(fake.resolver);
     const jane = new User('jane');
     await manager.send(jane, new InvoicePaid(invoice, ['database', 'chat', 'chat-alerts']));
@@ -55,7 +61,7 @@ describe('ChatFake', () => {
   });
 
   it('assertSentTo passes for the recipient and fails with a summary otherwise', async () => {
-    const fake = new ChatFake();
+    const fake = configuredFake();
     const jane = new User('jane');
     const joe = new User('joe');
     await fake.notify(jane, new InvoicePaid(invoice));
@@ -71,7 +77,7 @@ describe('ChatFake', () => {
   });
 
   it('assertSentOnDemand tells on-demand sends from sends to users (route() here or in @org/notifications)', async () => {
-    const fake = new ChatFake();
+    const fake = configuredFake();
     const manager = new MiniManager().extend('chat-alerts', fake);
     await fake.notify(new User('jane'), new ServerDown('db-1'));
     throwsAssertion(() => fake.assertSentOnDemand(ServerDown), /to be sent on demand, but it was not/);
@@ -85,7 +91,7 @@ describe('ChatFake', () => {
   });
 
   it('assertSentTimes, assertNotSentTo and assertNothingSent', async () => {
-    const fake = new ChatFake();
+    const fake = configuredFake();
     fake.assertNothingSent();
     const jane = new User('jane');
     const joe = new User('joe');
@@ -103,7 +109,7 @@ describe('ChatFake', () => {
   });
 
   it('renders and validates like the real channel: null sends nothing, bad payloads and unknown instances throw', async () => {
-    const fake = new ChatFake({ instances: { chat: {} } });
+    const fake = new ChatFake({ instances: { chat: { webhook } }, env: {} });
     const user = new User('x');
     await fake.send(user, { via: () => ['chat'], toChat: () => null } as ChatNotification, 'chat');
     fake.assertNothingSent();

@@ -1,9 +1,10 @@
 import { AssertionError } from 'node:assert';
-import { dispatchToChat } from '../chat-channel-registry.js';
-import { renderChatContent, resolveChatRoute, type ChatTarget } from '../chat-notification.js';
-import { assertInstanceName, INSTANCE_NAME, type ChatInstanceConfig } from '../config.js';
+import type { ChatChannelRegistryOptions } from '../chat-channel-registry.js';
+import type { ChatContent, ChatTarget } from '../chat-notification.js';
+import { INSTANCE_NAME } from '../config.js';
 import type { Notifiable, Notification, NotificationChannel } from '../contracts.js';
-import { UnknownChatInstance } from '../errors.js';
+import { notifyAll, sendAll, sendOne, type ChatDeliveryResult, type PostOutcome } from '../delivery.js';
+import { ChatInstanceTable } from '../instance-table.js';
 import { isOnDemandNotifiable, OnDemandNotifiable } from '../on-demand.js';
 import type { ChatPayload } from '../payload.js';
 import { preparePayload } from '../prepare-payload.js';
@@ -21,52 +22,42 @@ export interface SentChatNotification<N extends Notification = Notification> {
   readonly onDemand: boolean;
 }
 
-/** Options the fake honours; the same shape as the real config, webhook not needed. */
-export type FakeInstanceConfig = Partial<Pick<ChatInstanceConfig, 'channel' | 'override_channel' | 'max_payload_bytes'>>;
-
-export interface ChatFakeOptions {
-  /** When given, only these instance names are accepted (like the real registry). */
-  readonly instances?: Readonly<Record<string, FakeInstanceConfig>>;
-}
+/**
+ * The registry's own options (`instances`, `env`); `transport` and `logger`
+ * are accepted and ignored, so the production options object can be passed as is.
+ */
+export type ChatFakeOptions = ChatChannelRegistryOptions;
 
 type NotificationClass<N extends Notification> = abstract new (...args: never[]) => N;
 type Predicate<N extends Notification> = (notification: N, sent: SentChatNotification<N>) => boolean;
 
 /**
- * Stands in for ChatChannelRegistry in tests: renders, routes and validates
- * exactly like the real channel, then records instead of posting.
+ * Stands in for ChatChannelRegistry in tests: validates its options and
+ * instance names with the registry's own rule (a name or config production
+ * would refuse is refused here, with the same error), then renders, routes and
+ * validates exactly like the real channel, and records instead of posting.
  */
 export class ChatFake implements NotificationChannel {
   readonly #sent: SentChatNotification[] = [];
-  readonly #instances: ReadonlyMap<string, FakeInstanceConfig> | undefined;
+  readonly #table: ChatInstanceTable;
 
   constructor(options: ChatFakeOptions = {}) {
-    if (options.instances) {
-      for (const name of Object.keys(options.instances)) assertInstanceName(name);
-      this.#instances = new Map(Object.entries(options.instances));
-    }
+    this.#table = new ChatInstanceTable(options.instances, options.env ?? process.env);
   }
 
-  async send(notifiable: object, notification: Notification, channel = 'chat'): Promise<void> {
-    const config = this.#config(channel);
-    const recipient = notifiable as Notifiable; // any object; its routing methods are optional
-    const content = await renderChatContent(recipient, notification, channel);
-    if (content === null) return;
-    const target = resolveChatRoute(recipient, notification, channel);
-    const { payload } = preparePayload(target, content, {
-      channel: config.channel,
-      override_channel: config.override_channel ?? true,
-      max_payload_bytes: config.max_payload_bytes ?? 1024 * 1024,
-      instance: channel,
-    });
-    this.#sent.push({ instance: channel, notifiable: recipient, notification, target, payload, onDemand: isOnDemandNotifiable(notifiable) });
+  /** Like ChatChannelRegistry.send: one recipient through `channel`, or each of a list. */
+  send(notifiables: readonly object[], notification: Notification, channel?: string): Promise<ChatDeliveryResult[]>;
+  send(notifiable: object, notification: Notification, channel?: string): Promise<void>;
+  async send(notifiables: object | readonly object[], notification: Notification, channel = 'chat'): Promise<ChatDeliveryResult[] | void> {
+    if (Array.isArray(notifiables)) return sendAll(this.#post, notifiables, notification, channel);
+    await sendOne(this.#post, notifiables, notification, channel);
   }
 
   readonly resolver = (name: string): NotificationChannel | undefined => (INSTANCE_NAME.test(name) ? this : undefined);
 
-  /** Sends through every chat name in the notification's via(), like ChatChannelRegistry.notify. */
-  async notify(notifiables: object | readonly object[], notification: Notification): Promise<void> {
-    await dispatchToChat(this, notifiables, notification);
+  /** Like ChatChannelRegistry.notify: every chat name in via(), one result per recipient and instance. */
+  async notify(notifiables: object | readonly object[], notification: Notification): Promise<ChatDeliveryResult[]> {
+    return notifyAll(this.#post, notifiables, notification);
   }
 
   route(channel: string, target: unknown): OnDemandNotifiable {
@@ -142,15 +133,19 @@ export class ChatFake implements NotificationChannel {
     this.#sent.length = 0;
   }
 
-  #config(instance: string): FakeInstanceConfig {
-    assertInstanceName(instance);
-    if (!this.#instances) return {};
-    const config = this.#instances.get(instance);
-    if (!config) {
-      throw new UnknownChatInstance(instance, `Unknown chat instance "${instance}". Configured in the fake: ${[...this.#instances.keys()].map((n) => `"${n}"`).join(', ')}.`);
-    }
-    return config;
-  }
+  /** Nothing is sent: results have `status: undefined` and `attempts: 0`. */
+  readonly #post = async (
+    instance: string,
+    target: ChatTarget | null,
+    content: ChatContent,
+    notifiable: object,
+    notification: Notification,
+  ): Promise<PostOutcome> => {
+    const config = this.#table.config(instance);
+    const { payload } = preparePayload(target, content, { ...config, instance });
+    this.#sent.push({ instance, notifiable: notifiable as Notifiable, notification, target, payload, onDemand: isOnDemandNotifiable(notifiable) });
+    return { ok: true, status: undefined, attempts: 0 };
+  };
 
   #summary(): string {
     if (this.#sent.length === 0) return 'Nothing was sent.';

@@ -1,2 +1,2 @@
-export { ChatFake, type ChatFakeOptions, type FakeInstanceConfig, type SentChatNotification } from './chat-fake.js';
+export { ChatFake, type ChatFakeOptions, type SentChatNotification } from './chat-fake.js';
 export { RecordingTransport, type RecordedRequest, type Responder } from './recording-transport.js';
