@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { z } from 'zod';
 import { describe } from './colors.js';
 import { InvalidChatConfig } from './errors.js';
-import { maskUrl, maskUrlsIn, REDACTED } from './redact.js';
+import { maskUrl, maskUrlsIn, REDACTED, Redactor, urlUserinfo } from './redact.js';
 import { isAbsoluteHttpUrl } from './url.js';
 
 /** `chat`, or `chat-` followed by a suffix such as `alerts`. */
@@ -158,7 +158,9 @@ export function resolveChatConfig(
     const got = secretish ? '' : ` (got ${describeMasked(valueAt(raw, issue.path))})`;
     return `${issue.message}${got}`;
   });
-  throw new InvalidChatConfig(`Invalid config for chat instance "${instance}": ${problems.join('; ')}`);
+  // Scrub the secrets this config holds from whatever was echoed (a value may repeat them).
+  const redactor = Redactor.forWebhook(typeof raw.webhook === 'string' ? raw.webhook : undefined, [urlUserinfo(raw.proxy)].filter((s) => s !== undefined));
+  throw new InvalidChatConfig(redactor.text(`Invalid config for chat instance "${instance}": ${problems.join('; ')}`));
 }
 
 /** A CA bundle path that cannot be read fails here, with the rest of the config, not at the first send. */

@@ -16,20 +16,34 @@ export const MASK = '***';
 export const REDACTED = '[redacted]';
 
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
-const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/)(?:[^/?#\s]*@)?([^/?#\s]*)([^?#\s]*)(\?[^#\s]*)?(#\S*)?$/i;
 const HOOKS = /\/hooks\//i;
 /** Shorter fragments would be masked inside ordinary words; real tokens are 24+ characters. */
 const MIN_SECRET_LENGTH = 6;
 
-/** `https://user:pw@chat.example.com/hooks/id/token?x=1` → `https://***@chat.example.com/hooks/***?***`. */
+/**
+ * `https://user:pw@chat.example.com/hooks/id/token?x=1` → `https://***@chat.example.com/hooks/***`.
+ * Works on malformed URLs too (a password holding `/` or `@`): everything after
+ * `/hooks/` goes first, then the query, then everything up to the last `@`.
+ */
 export function maskUrl(url: string): string {
-  const match = URL_PARTS.exec(url);
-  if (!match) return MASK;
-  const [whole, scheme = '', host = '', path = '', query, fragment] = match;
-  const userinfo = whole.slice(scheme.length).split(/[/?#]/, 1)[0]!.includes('@') ? `${MASK}@` : '';
-  const hooks = HOOKS.exec(path);
-  const safePath = hooks ? `${path.slice(0, hooks.index)}/hooks/${MASK}` : path;
-  return `${scheme}${userinfo}${host}${safePath}${query !== undefined || fragment !== undefined ? `?${MASK}` : ''}`;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0];
+  if (!scheme) return MASK;
+  let rest = url.slice(scheme.length);
+  let tail = '';
+  const hooks = HOOKS.exec(rest);
+  if (hooks) {
+    rest = rest.slice(0, hooks.index);
+    tail = `/hooks/${MASK}`;
+  } else {
+    const query = rest.search(/[?#]/);
+    if (query >= 0) {
+      rest = rest.slice(0, query);
+      tail = `?${MASK}`;
+    }
+  }
+  const at = rest.lastIndexOf('@');
+  if (at >= 0) rest = `${MASK}@${rest.slice(at + 1)}`;
+  return `${scheme}${rest}${tail}`;
 }
 
 /** Masks every URL found in free text. */
@@ -102,10 +116,10 @@ export function webhookSecrets(webhook: string | undefined): string[] {
   return [...new Set([tail, token, last].filter((s) => s.length > 0))];
 }
 
-/** Userinfo of a URL (`user:password`), raw; undefined when it has none. */
-export function urlUserinfo(url: string | null | undefined): string | undefined {
-  if (!url) return undefined;
-  const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#\s]*)@/i.exec(url);
+/** Userinfo of a URL (`user:password`), raw, read loosely (up to the last `@`); undefined when it has none. */
+export function urlUserinfo(url: unknown): string | undefined {
+  if (typeof url !== 'string') return undefined;
+  const match = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^?#]*)@/i.exec(url);
   return match?.[1] || undefined;
 }
 
