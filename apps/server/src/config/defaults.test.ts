@@ -1,6 +1,7 @@
 import { appDefaults } from '@org/protocol';
 import { describe, expect, it } from 'vitest';
 import { applicationSchema, configSchema } from './schema.js';
+import { resolveRedisConnection } from '../scaling/redis-connection.js';
 import { toApp } from './to-apps.js';
 
 describe('defaults, written once', () => {
@@ -39,5 +40,12 @@ describe('defaults, written once', () => {
       logging: { enabled: true, debug_enabled: false, log_file: 'realtime', scopes: {} },
       metrics: { enabled: true, host: '127.0.0.1' },
     });
+  });
+
+  it('lays scaling.server and rate_limiter.redis over the redis section key by key, with no defaults of their own', () => {
+    const config = configSchema.parse({ redis: { host: '10.0.0.5', timeout: 9 }, scaling: { server: { password: 'p' } }, rate_limiter: { redis: { database: 2 } } });
+    expect(config.scaling.server).toEqual({ password: 'p' });
+    expect(config.rate_limiter.redis).toEqual({ database: 2 });
+    expect(resolveRedisConnection(config.scaling.server, config.redis)).toMatchObject({ host: '10.0.0.5', port: 6379, password: 'p', timeout: 9 });
   });
 });

@@ -63,14 +63,39 @@ export const applicationSchema = z.strictObject({
   webhooks: z.array(webhookConfigSchema).default([]),
 });
 
+const redisFields = {
+  url: z.string(),
+  host: z.string(),
+  port,
+  username: z.string(),
+  password: z.string(),
+  database: z.number().int().min(0),
+  timeout: z.number().positive(),
+};
+
 const redisConnectionSchema = z.strictObject({
-  url: z.string().optional(),
-  host: z.string().default('127.0.0.1'),
-  port: port.default(6379),
-  username: z.string().optional(),
-  password: z.string().optional(),
-  database: z.number().int().min(0).default(0),
-  timeout: z.number().positive().default(5),
+  url: redisFields.url.optional(),
+  host: redisFields.host.default('127.0.0.1'),
+  port: redisFields.port.default(6379),
+  username: redisFields.username.optional(),
+  password: redisFields.password.optional(),
+  database: redisFields.database.default(0),
+  timeout: redisFields.timeout.default(5),
+});
+
+/**
+ * `scaling.server` and `rate_limiter.redis`: only the keys given, laid over
+ * `redis` key by key. No defaults here (`.partial()` would keep them, and a
+ * default host would hide `redis.host`).
+ */
+const redisOverrideSchema = z.strictObject({
+  url: redisFields.url.optional(),
+  host: redisFields.host.optional(),
+  port: redisFields.port.optional(),
+  username: redisFields.username.optional(),
+  password: redisFields.password.optional(),
+  database: redisFields.database.optional(),
+  timeout: redisFields.timeout.optional(),
 });
 
 const scopeDefaults = {
@@ -94,7 +119,7 @@ export const configSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(false),
       channel: z.string().min(1).default('realtime:broadcast'),
-      server: redisConnectionSchema.partial().optional(),
+      server: redisOverrideSchema.optional(),
       // The Redis scaler's outbox: cluster messages published during a Redis outage, sent in order once it is back.
       outbox_max_seconds: z.number().int().min(0).max(3_600).default(30),
       outbox_max_bytes: z.number().int().min(0).max(1_073_741_824).default(16_777_216),
@@ -104,7 +129,7 @@ export const configSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(false),
       driver: z.enum(['local', 'redis']).default('local'),
-      redis: redisConnectionSchema.partial().optional(),
+      redis: redisOverrideSchema.optional(),
       cluster_mode: z.boolean().default(false),
       max_backend_events_per_second: z.number().int().positive().default(100),
       max_frontend_events_per_second: z.number().int().positive().default(10),
