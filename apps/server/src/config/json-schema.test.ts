@@ -39,7 +39,9 @@ describe('the JSON Schema of the config file (config.schema.json)', () => {
 
   it('accepts the examples of the README\'s Configuration section, as zod does', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('\n## Configuration'), readme.indexOf('\n## ', readme.indexOf('\n## Configuration') + 1));
+    // The section's own text, up to its first subsection (whose blocks are command output).
+    const start = readme.indexOf('\n## Configuration');
+    const section = readme.slice(start, readme.slice(start + 1).search(/\n##+ /) + start + 1);
     const blocks = [...section.matchAll(/```(json|yaml)\n([\s\S]*?)```/g)].map(([, language, text]) => (language === 'json' ? JSON.parse(text!) : parseYaml(text!)) as unknown);
     expect(blocks.length).toBeGreaterThanOrEqual(2);
     for (const example of blocks) {
