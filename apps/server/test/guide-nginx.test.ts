@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent } from 'node:https';
+import { Agent, request } from 'node:https';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,6 +129,25 @@ describe.skipIf(!nginxBinary)('guide: TLS behind nginx', () => {
     const refused = await rawThroughProxy(advisedPort, originApp.key, 'https://evil.example.com');
     expect((await refused.next('pusher:error')).data).toMatchObject({ code: 4009 });
     expect((await refused.closedWithin()).code).toBe(4009);
+  });
+
+  it("lets the daemon's own JSON 413 answer a body over max_request_size (client_max_body_size is larger)", async () => {
+    const body = JSON.stringify({ name: 'big', channel: 'orders', data: 'x'.repeat(20_000) });
+    const answer = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: advisedPort, method: 'POST', path: `/apps/${app.id}/events`, agent: new Agent({ ca }), headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.type).toContain('application/json');
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 413 });
   });
 
   it('keeps a quiet WebSocket open when the proxy timeouts exceed activity_timeout + ping_interval, and loses it when they do not', async () => {
