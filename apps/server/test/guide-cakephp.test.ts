@@ -1,4 +1,4 @@
-import Pusher from 'pusher-js';
+import type Pusher from 'pusher-js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
 import { pageOriginPusher, startHostApp, type HostApp } from './helpers/guides/host-app.js';

@@ -89,7 +89,6 @@ export function runNode(script: string, env: Record<string, string>, args: strin
 export function evaluateSnippet(code: string, scope: Record<string, unknown>, result: string): unknown {
   const body = code.replace(/^import\s+\w+\s+from\s+'[^']+';\s*$/gm, '');
   if (/^\s*import\s/m.test(body)) throw new Error('the snippet has an import this helper cannot provide');
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the README's snippet, run as the reader would run it
   const run = new Function(...Object.keys(scope), `${body}\nreturn (${result});`) as (...values: unknown[]) => unknown;
   return run(...Object.values(scope));
 }
