@@ -99,7 +99,10 @@ export class ChatAttachment {
         return;
       default:
         if (!PASS_THROUGH_KEYS.has(key)) {
-          throw new InvalidChatPayload(key, 'not a Rocket.Chat attachment field (see the ChatAttachmentPayload type for the known ones)');
+          throw new InvalidChatPayload(
+            key === '' ? 'attachment' : key,
+            `${describe(key)} is not a Rocket.Chat attachment field (see the ChatAttachmentPayload type for the known ones)`,
+          );
         }
         this.#data[key] = value;
     }

@@ -39,7 +39,7 @@ describe('resolveChatConfig', () => {
 
   it('says where to put the webhook when it is missing', () => {
     expect(messageOf(() => resolveChatConfig('chat-ops', undefined, {}))).toBe(
-      'Invalid config for chat instance "chat-ops": webhook is required; set it in the config or in the CHAT_OPS_WEBHOOK environment variable',
+      'Invalid config for chat instance "chat-ops": webhook is required (set it in the config or in the CHAT_OPS_WEBHOOK environment variable)',
     );
   });
 

@@ -138,7 +138,7 @@ export function resolveChatConfig(
   if (raw.webhook === undefined && env[envName]) raw.webhook = env[envName];
   if (raw.webhook === undefined) {
     throw new InvalidChatConfig(
-      `Invalid config for chat instance "${instance}": webhook is required; set it in the config or in the ${envName} environment variable`,
+      `Invalid config for chat instance "${instance}": webhook is required (set it in the config or in the ${envName} environment variable)`,
     );
   }
   const result = configSchema.safeParse(raw);
@@ -160,7 +160,7 @@ export function resolveChatConfig(
   });
   // Scrub the secrets this config holds from whatever was echoed (a value may repeat them).
   const redactor = Redactor.forWebhook(typeof raw.webhook === 'string' ? raw.webhook : undefined, [urlUserinfo(raw.proxy)].filter((s) => s !== undefined));
-  throw new InvalidChatConfig(redactor.text(`Invalid config for chat instance "${instance}": ${problems.join('; ')}`));
+  throw new InvalidChatConfig(redactor.secrets(`Invalid config for chat instance "${instance}": ${problems.join('; ')}`));
 }
 
 /** A CA bundle path that cannot be read fails here, with the rest of the config, not at the first send. */

@@ -70,9 +70,14 @@ export class Redactor {
     return new Redactor([...webhookSecrets(webhook), ...extra]);
   }
 
+  /** Foreign text (a server's body, a network error): URLs masked, then every secret form replaced. */
   text(text: string): string {
-    const masked = maskUrlsIn(text);
-    return this.#pattern ? masked.replace(this.#pattern, MASK) : masked;
+    return this.secrets(maskUrlsIn(text));
+  }
+
+  /** Only the secret forms replaced: for text whose URLs are already masked or are the package's own examples. */
+  secrets(text: string): string {
+    return this.#pattern ? text.replace(this.#pattern, MASK) : text;
   }
 
   /** Header values made safe to keep on errors and results. */
