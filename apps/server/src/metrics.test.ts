@@ -21,6 +21,13 @@ describe('metric names', () => {
 });
 
 describe('metrics', () => {
+  it('starts the series of fixed label values at 0, so the first refusal or bug shows in increase()', async () => {
+    const { body } = await createMetrics().render();
+    expect(body).toContain('realtime_transport_refused_total{reason="body_too_large"} 0');
+    expect(body).toContain('realtime_transport_errors_total{where="message"} 0');
+    expect(body).toContain('realtime_handler_failures_total{kind="cluster_message"} 0');
+  });
+
   it('counts rate-limit rejections by app and kind', async () => {
     const metrics = createMetrics();
     metrics.recordRateLimited('a1', 'backend_events');

@@ -1,4 +1,4 @@
-import type { RealtimeServer } from '@org/protocol';
+import type { RealtimeServer, ServerEventMap } from '@org/protocol';
 import type { RedisScalerStats } from '@org/redis-scaler';
 import type { RateLimitKind as ApiRateLimitKind } from '@org/rest-api';
 import type { TransportCallback, TransportRefusal } from '@org/transport-uws';
@@ -9,6 +9,24 @@ import type { DeliveryObserver } from '@org/webhooks';
 type RateLimitKind = ApiRateLimitKind | 'client_events';
 
 const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * Every value of the labels that are not per app, checked complete by the
+ * compiler. Their series are created at 0: a series that first appears at 1
+ * shows no `increase()`, so an alert would miss the first bug or refusal.
+ */
+const transportRefusals = Object.keys({ frame_too_large: 0, body_too_large: 0, head_too_large: 0 } satisfies Record<TransportRefusal, 0>);
+const transportCallbacks = Object.keys({ upgrade: 0, open: 0, message: 0, close: 0, http: 0 } satisfies Record<TransportCallback, 0>);
+const handlerKinds = Object.keys({
+  subscribe: 0,
+  unsubscribe: 0,
+  signin: 0,
+  client_event: 0,
+  frame: 0,
+  cluster_message: 0,
+  node_loss: 0,
+  member_event: 0,
+} satisfies Record<ServerEventMap['handler.failed']['kind'], 0>);
 
 /**
  * A counter for the hot paths (per message, per request): `add(key, by)` bumps
@@ -102,6 +120,9 @@ export function createMetrics() {
     registers: [registry],
   });
   const transportErrors = new Counter({ name: 'realtime_transport_errors_total', help: 'Exceptions caught in uWebSockets.js callbacks (a bug), by callback; the process kept running', labelNames: ['where'], registers: [registry] });
+  for (const reason of transportRefusals) transportRefused.inc({ reason }, 0);
+  for (const where of transportCallbacks) transportErrors.inc({ where }, 0);
+  for (const kind of handlerKinds) handlerFailures.inc({ kind }, 0);
 
   const webhookObserver: DeliveryObserver = {
     delivered(appId, events) {

@@ -408,14 +408,12 @@ const app = testApp('metrics-catalogue');
 const limited = testApp('metrics-catalogue-limited', { max_backend_events_per_second: 1 });
 
 /**
- * Families that move only on rare events (a bug, a flood, lost webhooks) or
+ * Families that move only on rare events (a flood, lost webhooks) or
  * that hold what is in flight at the scrape (libuv requests, GC pauses), so
  * they may have no series after the exercise. Every other family must.
  */
 const mayBeEmpty = new Set([
   'realtime_connections_flood_closed_total',
-  'realtime_handler_failures_total',
-  'realtime_transport_errors_total',
   'realtime_webhook_events_dropped_total',
   'realtime_nodejs_active_requests',
   'realtime_nodejs_gc_duration_seconds',
