@@ -88,8 +88,13 @@ function parseJsonConfig(file: string, text: string): unknown {
 /** Where environment overrides put their values, to say so in errors. */
 type EnvSources = Map<string, string>;
 
+/** Problems listed in one message; a file with thousands (a generated one) gets the first ones and a count. */
+const maxListedIssues = 20;
+
 function formatIssues(error: z.ZodError, envSources: EnvSources): string {
-  return error.issues
+  const more = error.issues.length - maxListedIssues;
+  const listed = error.issues
+    .slice(0, maxListedIssues)
     .map((issue) => {
       // zod's own message for unknown keys quotes them; a key may be a value a broken document turned into one.
       const message = issue.code === 'unrecognized_keys' ? `Unrecognized key${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.map((key) => `"${showKey(key)}"`).join(', ')}` : issue.message;
@@ -98,6 +103,7 @@ function formatIssues(error: z.ZodError, envSources: EnvSources): string {
       return `  - ${formatPath(path)}: ${message}${source ? ` (set by ${source})` : ''}`;
     })
     .join('\n');
+  return more > 0 ? `${listed}\n  ... and ${more} more` : listed;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

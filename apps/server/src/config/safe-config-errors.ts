@@ -300,12 +300,17 @@ export function secretsInText(text: string, into = new Set<string>()): Set<strin
     if (value.length >= minimumSecretLength) into.add(value);
   };
   for (const line of text.split(/\r?\n/)) {
-    // Every `key:` on the line: a flow mapping holds several.
-    for (const match of line.matchAll(/([A-Za-z0-9_-]+)["']?\s*:/g)) {
+    // Every `key:` on the line (a flow mapping holds several). The lookbehind starts a key only where a word
+    // starts: without it a long run of letters is rescanned from each of its characters (quadratic).
+    let seen = 0;
+    for (const match of line.matchAll(/(?<![A-Za-z0-9_-])([A-Za-z0-9_-]+)["']?\s*:/g)) {
       if (!match[1] || !isSecretKey(match[1])) continue;
-      const rest = line.slice(match.index + match[0].length);
+      // Bounded work for a hostile file: a real line holds a few such keys, and no secret is this long.
+      if (++seen > maxSecretKeysPerLine) break;
+      const start = match.index + match[0].length;
+      const rest = line.slice(start, start + maxSecretLength);
       add(rest);
-      const trimmed = rest.replace(/[\s,}\]]+$/, '');
+      const trimmed = trimEnd(rest, /[\s,}\]]/);
       add(trimmed);
       add(trimmed.replace(/^\s*["']|["']$/g, ''));
       // The value alone: quoted up to its closing quote, else up to the first separator.
@@ -314,9 +319,19 @@ export function secretsInText(text: string, into = new Set<string>()): Set<strin
       const bare = /^\s*["']?([^\s,{}[\]"']+)/.exec(rest);
       if (bare?.[1]) add(bare[1]);
     }
-    for (const url of line.match(/[a-z][a-z0-9+.-]*:\/\/[^\s"',}\]]+/gi) ?? []) addUrlSecrets(url, into);
+    for (const url of line.match(/(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s"',}\]]+/gi) ?? []) addUrlSecrets(url, into);
   }
   return into;
+}
+
+const maxSecretKeysPerLine = 64;
+const maxSecretLength = 4_096;
+
+/** `text` without trailing characters `pattern` matches; a loop, as `/[...]+$/` is quadratic on a long run of them. */
+function trimEnd(text: string, pattern: RegExp): string {
+  let end = text.length;
+  while (end > 0 && pattern.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
 }
 
 /** Cuts every known secret out of a message, longest first (one secret may contain another). */
