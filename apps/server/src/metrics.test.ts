@@ -21,6 +21,15 @@ describe('metric names', () => {
 });
 
 describe('metrics', () => {
+  it('shares one set of process metrics (one GC observer, one event-loop monitor) between the daemons a restart builds', async () => {
+    const [first, second] = [createMetrics(), createMetrics()];
+    const name = 'realtime_nodejs_gc_duration_seconds';
+    expect(first.registry.getSingleMetric(name)).toBeDefined();
+    expect(second.registry.getSingleMetric(name)).toBe(first.registry.getSingleMetric(name));
+    first.recordHttp('a1', 'GET', 200);
+    expect((await second.render()).body).not.toContain('realtime_http_requests_total{');
+  });
+
   it('starts the series of fixed label values at 0, so the first refusal or bug shows in increase()', async () => {
     const { body } = await createMetrics().render();
     expect(body).toContain('realtime_transport_refused_total{reason="body_too_large"} 0');

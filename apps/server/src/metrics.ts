@@ -60,15 +60,30 @@ const prefix = 'realtime_';
  */
 const gaugesNamedTotal = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
+let processMetrics: Registry | undefined;
+
+/**
+ * prom-client's default metrics, made once per process: they start a GC
+ * observer and an event-loop delay monitor that are never stopped, and a
+ * restart builds a new daemon (and metrics) in the same process.
+ */
+function defaultMetrics(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    // prom-client prepends the prefix to its own names, which already start with `process_` or `nodejs_`.
+    collectDefaultMetrics({ register: processMetrics, prefix });
+    for (const name of gaugesNamedTotal) processMetrics.removeSingleMetric(prefix + name);
+  }
+  return processMetrics;
+}
+
 /**
  * Prometheus metrics, labelled by app. Counters are fed from engine events,
  * so the delivery path itself does no metrics work beyond one emit.
  */
 export function createMetrics() {
-  const registry = new Registry();
-  // prom-client prepends the prefix to its own names, which already start with `process_` or `nodejs_`.
-  collectDefaultMetrics({ register: registry, prefix });
-  for (const name of gaugesNamedTotal) registry.removeSingleMetric(prefix + name);
+  // A registry of this daemon's own, holding the process's default metrics too.
+  const registry = Registry.merge([defaultMetrics()]);
   const labels = ['app_id'] as const;
   const connections = new Gauge({ name: 'realtime_connections', help: 'Open WebSocket connections (past the handshake) on this node', labelNames: labels, registers: [registry] });
   const opened = new Counter({ name: 'realtime_connections_opened_total', help: 'WebSocket connections opened (pusher:connection_established sent)', labelNames: labels, registers: [registry] });
