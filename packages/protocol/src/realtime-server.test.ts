@@ -43,12 +43,18 @@ describe('connecting', () => {
     expect((await transport.connect({ appKey: 'quiet', origin: 'https://app.example.com' })).closed).toBeUndefined();
   });
 
-  it('refuses connections over the app quota with 4004', async () => {
-    const { transport } = setup();
+  it('refuses connections over the app quota with 4004, reported as a refusal and never as opened', async () => {
+    const { server, transport } = setup();
+    const refused: number[] = [];
+    let opened = 0;
+    server.events.on('connection.refused', ({ app, code }) => refused.push(app ? code : -1));
+    server.events.on('connection.opened', () => opened++);
     const sockets = [];
     for (let i = 0; i < 6; i++) sockets.push(await transport.connect({ appKey: 'key' }));
     expect(sockets.slice(0, 5).every((s) => !s.closed)).toBe(true);
     expect(sockets[5]?.closed?.code).toBe(ErrorCode.OverConnectionQuota);
+    expect(refused).toEqual([ErrorCode.OverConnectionQuota]);
+    expect(opened).toBe(5);
   });
 });
 

@@ -186,7 +186,7 @@ export class RealtimeServer {
       (count) => this.#established(connection, count),
       (error: unknown) => {
         node.log.connection.error({ err: error, app: app.id }, 'could not register the connection');
-        node.refuse(connection, ErrorCode.ReconnectNow, 'Server error, please reconnect.');
+        this.#refuseRegistered(connection, ErrorCode.ReconnectNow, 'Server error, please reconnect.');
       },
     );
     return connection;
@@ -196,13 +196,19 @@ export class RealtimeServer {
     if (connection.state === 'closed') return;
     const { app } = connection;
     if (count > app.maxConnections) {
-      this.#node.refuse(connection, ErrorCode.OverConnectionQuota, 'Application is over connection quota.');
+      this.#refuseRegistered(connection, ErrorCode.OverConnectionQuota, 'Application is over connection quota.');
       return;
     }
     connection.state = 'open';
     this.#node.send(connection, connectionEstablishedFrame(connection.socketId, app.activityTimeout));
     this.#node.log.connection.debug({ app: app.id, socketId: connection.socketId }, 'connection established');
     this.events.emit('connection.opened', { connection });
+  }
+
+  /** Refuses a connection the node already tracks, before it was established: reported like any refusal. */
+  #refuseRegistered(connection: ConnectionRecord, code: number, reason: string): void {
+    this.events.emit('connection.refused', { app: connection.app, code, reason });
+    this.#node.refuse(connection, code, reason);
   }
 
   #refuseOpen(socket: unknown, app: App | undefined, code: number, reason: string): undefined {
