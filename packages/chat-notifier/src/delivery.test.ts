@@ -3,7 +3,9 @@ import { webhookUrl } from '../test/support/fixtures.js';
 import { InvoicePaid, User } from '../test/support/notifications.js';
 import { startWebhookServer, type ReplyPlan, type WebhookServer } from '../test/support/webhook-server.js';
 import { ChatChannelRegistry, type ChatChannelRegistryOptions } from './chat-channel-registry.js';
-import { ChatDeliveryFailed, InvalidChatTarget, type ChatNotifierError } from './errors.js';
+import { ChatDeliveryFailed } from './delivery.js';
+import { InvalidChatTarget, type ChatNotifierError } from './errors.js';
+import type { Notification } from './contracts.js';
 import { ChatFake } from './testing/chat-fake.js';
 
 const invoice = { id: 'INV-9', amount: '€9', url: 'https://billing.example.com/9' };
@@ -95,7 +97,7 @@ describe('per-recipient results', () => {
   it('toChat() returning null is a skipped, ok result with no request', async () => {
     const server = await serverByChannel({});
     const chat = registry({ instances: { chat: { webhook: webhookUrl(server.origin) } } });
-    const results = await chat.notify(new User('a'), { via: () => ['chat', 'mail'], toChat: () => null });
+    const results = await chat.notify(new User('a'), { via: () => ['chat', 'mail'], toChat: () => null } as Notification);
     expect(results).toEqual([{ instance: 'chat', recipient: 0, target: null, ok: true, skipped: true, status: undefined, code: undefined, attempts: 0 }]);
     expect(server.requests).toHaveLength(0);
   });

@@ -1,7 +1,7 @@
 import { renderChatContent, resolveChatRoute, type ChatContent, type ChatTarget } from './chat-notification.js';
 import { INSTANCE_NAME } from './config.js';
 import type { Notifiable, Notification } from './contracts.js';
-import { ChatDeliveryFailed, ChatNotifierError, InvalidChatTarget, type ChatNotifierErrorCode } from './errors.js';
+import { ChatNotifierError, InvalidChatTarget, type ChatNotifierErrorCode } from './errors.js';
 
 /**
  * What happened for one recipient on one chat instance. Holds no secrets: the
@@ -49,7 +49,7 @@ export type Post = (
 ) => Promise<PostOutcome>;
 
 /** Renders, routes and posts for one recipient on one instance; never throws, reports instead. */
-export async function deliverOne(
+async function deliverOne(
   post: Post,
   notifiable: object,
   notification: Notification,
@@ -92,7 +92,7 @@ function result(notifiable: object, fields: Omit<ChatDeliveryResult, 'notifiable
  * Runs every delivery (in parallel, none stops the others), then throws
  * ChatDeliveryFailed if any failed in a way a single send would have thrown.
  */
-export async function settle(deliveries: ReadonlyArray<Promise<ChatDeliveryResult>>): Promise<ChatDeliveryResult[]> {
+async function settle(deliveries: ReadonlyArray<Promise<ChatDeliveryResult>>): Promise<ChatDeliveryResult[]> {
   const results = await Promise.all(deliveries);
   if (results.some((r) => r.error !== undefined)) throw new ChatDeliveryFailed(results);
   return results;
@@ -132,4 +132,29 @@ function recipients(notifiables: object | readonly object[]): readonly object[] 
     }
   });
   return list as readonly object[];
+}
+
+/**
+ * `notify()` / `send([...])` attempted every recipient and instance, and at
+ * least one failed in a way a single send would have thrown. `results` has one
+ * entry per attempt (successes too); `errors` holds the failures' errors, in order.
+ */
+export class ChatDeliveryFailed extends ChatNotifierError {
+  declare readonly code: 'CHAT_DELIVERY_FAILED';
+  readonly results: readonly ChatDeliveryResult[];
+  readonly errors: readonly unknown[];
+
+  constructor(results: readonly ChatDeliveryResult[]) {
+    const failed = results.filter((r) => r.error !== undefined);
+    const first = failed[0]?.error;
+    const firstMessage = first instanceof Error ? `; first: ${first.message}` : '';
+    super(
+      'CHAT_DELIVERY_FAILED',
+      `${failed.length} of ${results.length} chat deliveries failed (${failed.map((r) => `${r.instance}: ${r.code ?? 'error'}`).join(', ')})${firstMessage}`,
+      first === undefined ? undefined : { cause: first },
+    );
+    this.name = 'ChatDeliveryFailed';
+    this.results = results;
+    this.errors = failed.map((r) => r.error);
+  }
 }

@@ -164,36 +164,3 @@ export class ChatProxyFailure extends CouldNotSendNotification {
     this.proxyStatus = details.proxyStatus;
   }
 }
-
-/**
- * `notify()` attempted every recipient and instance, and at least one failed
- * in a way a single send would have thrown. `results` has one entry per
- * attempt (successes too); `errors` holds the failures' errors, in order.
- */
-export class ChatDeliveryFailed extends ChatNotifierError {
-  declare readonly code: 'CHAT_DELIVERY_FAILED';
-  readonly results: readonly ChatDeliveryResultLike[];
-  readonly errors: readonly unknown[];
-
-  constructor(results: readonly ChatDeliveryResultLike[]) {
-    const failed = results.filter((r) => r.error !== undefined);
-    const first = failed[0]?.error;
-    const firstMessage = first instanceof Error ? `; first: ${first.message}` : '';
-    super(
-      'CHAT_DELIVERY_FAILED',
-      `${failed.length} of ${results.length} chat deliveries failed (${failed.map((r) => `${r.instance}: ${r.code ?? 'error'}`).join(', ')})${firstMessage}`,
-      first === undefined ? undefined : { cause: first },
-    );
-    this.name = 'ChatDeliveryFailed';
-    this.results = results;
-    this.errors = failed.map((r) => r.error);
-  }
-}
-
-/** The part of ChatDeliveryResult the error needs (declared here to keep errors.ts free of imports). */
-interface ChatDeliveryResultLike {
-  readonly instance: string;
-  readonly code: string | undefined;
-  /** Set only for failures a single send would have thrown. */
-  readonly error?: unknown;
-}

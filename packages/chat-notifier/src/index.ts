@@ -10,7 +10,7 @@ export {
   type ChatTransportFactory,
 } from './chat-channel.js';
 export { ChatChannelRegistry, type ChatChannelRegistryOptions } from './chat-channel-registry.js';
-export type { ChatDeliveryResult } from './delivery.js';
+export { ChatDeliveryFailed, type ChatDeliveryResult } from './delivery.js';
 export {
   resolveChatRoute,
   type ChatContent,
@@ -28,7 +28,6 @@ export {
 } from './config.js';
 export type { Notifiable, Notification, NotificationChannel } from './contracts.js';
 export {
-  ChatDeliveryFailed,
   ChatNotifierError,
   ChatProxyFailure,
   CouldNotSendNotification,

@@ -12,7 +12,7 @@
  *   `cookie`, `set-cookie`, `location`, …) are replaced or URL-masked.
  */
 
-export const MASK = '***';
+const MASK = '***';
 export const REDACTED = '[redacted]';
 
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
@@ -109,7 +109,7 @@ const CREDENTIAL_HEADERS = new Set([
 const URL_HEADERS = new Set(['location', 'content-location', 'refresh', 'link', 'referer']);
 
 /** The secret parts of a webhook URL, longest first. */
-export function webhookSecrets(webhook: string | undefined): string[] {
+function webhookSecrets(webhook: string | undefined): string[] {
   if (!webhook) return [];
   const path = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[^?#]*)?/i.exec(webhook)?.[1] ?? '';
   const hooks = HOOKS.exec(path);

@@ -1,4 +1,3 @@
-import { freePort } from '@org/dev-kit';
 import fc from 'fast-check';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -93,7 +92,9 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   goodProxy = await startProxyServer();
   authProxy = await startProxyServer({ auth: 'user:right-password' });
-  closedPort = await freePort();
+  // Port 1: nothing listens there, and no test server can be given it (they bind ephemeral ports),
+  // so the connection is refused even while other test files run.
+  closedPort = 1;
 });
 
 afterAll(async () => {

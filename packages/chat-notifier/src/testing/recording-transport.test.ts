@@ -27,3 +27,21 @@ describe('RecordingTransport', () => {
     expect(result.body).toBe('{"text":"again"}');
   });
 });
+
+describe('RecordingTransport printing', () => {
+  it('keeps exact URLs for assertions but masks them in inspect and JSON', async () => {
+    const { inspect } = await import('node:util');
+    const transport = new RecordingTransport();
+    await transport.post({
+      url: 'https://chat.example.com/hooks/id/rec0rded-T0KEN',
+      headers: { authorization: 'Bearer abcdef123456' },
+      body: '{"text":"x"}',
+      signal: new AbortController().signal,
+    });
+    expect(transport.requests[0]!.url).toBe('https://chat.example.com/hooks/id/rec0rded-T0KEN');
+    const printed = `${inspect(transport, { depth: Infinity })}${JSON.stringify(transport)}`;
+    expect(printed).toContain('https://chat.example.com/hooks/***');
+    expect(printed).not.toContain('rec0rded-T0KEN');
+    expect(printed).not.toContain('abcdef123456');
+  });
+});

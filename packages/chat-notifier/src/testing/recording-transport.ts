@@ -1,3 +1,4 @@
+import { maskUrl, Redactor } from '../redact.js';
 import type { ChatHttpRequest, ChatHttpResponse, ChatTransport } from '../transport.js';
 
 export interface RecordedRequest {
@@ -30,5 +31,22 @@ export class RecordingTransport implements ChatTransport {
     };
     this.requests.push(recorded);
     return this.#respond(recorded);
+  }
+
+  /**
+   * `requests[i].url` stays exact for assertions, but printing the transport
+   * masks the webhook URLs and credential headers, as everywhere else.
+   */
+  [Symbol.for('nodejs.util.inspect.custom')](): { requests: unknown[] } {
+    return this.toJSON();
+  }
+
+  toJSON(): { requests: unknown[] } {
+    return {
+      requests: this.requests.map((r) => {
+        const redactor = Redactor.forWebhook(r.url);
+        return { url: maskUrl(r.url), headers: redactor.headers(r.headers), body: redactor.text(r.body) };
+      }),
+    };
   }
 }

@@ -1,0 +1,41 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { maskUrl, maskUrlsIn, Redactor, sanitizeError } from './redact.js';
+
+describe('the masking rule', () => {
+  it('keeps scheme, host and port; masks userinfo, the /hooks/ path and the query', () => {
+    expect(maskUrl('https://chat.example.com/hooks/abc/tok/en+=')).toBe('https://chat.example.com/hooks/***');
+    expect(maskUrl('https://bot:pw@chat.example.com:8443/hooks/abc/tok?x=1#f')).toBe('https://***@chat.example.com:8443/hooks/***');
+    expect(maskUrl('http://user:pw@127.0.0.1:3128')).toBe('http://***@127.0.0.1:3128');
+    expect(maskUrl('http://user:p/w@d@127.0.0.1:3128')).toBe('http://***@127.0.0.1:3128'); // malformed: "/" and "@" in the password
+    expect(maskUrl('https://example.com/login?token=abc')).toBe('https://example.com/login?***');
+    expect(maskUrl('not a url')).toBe('***');
+    expect(maskUrlsIn('see https://h/hooks/a/b and http://u:p@h:1 now')).toBe('see https://h/hooks/*** and http://***@h:1 now');
+  });
+
+  it('replaces every form of the secret in echoed text, and credential headers', () => {
+    const token = 'tok3n/Secr+et=x%2Fy';
+    const redactor = Redactor.forWebhook(`https://h/hooks/id/${token}`);
+    const decoded = decodeURIComponent(token);
+    for (const form of [token, decoded, encodeURIComponent(decoded), Buffer.from(decoded).toString('base64'), JSON.stringify(decoded).slice(1, -1)]) {
+      expect(redactor.text(`before ${form} after`)).toBe('before *** after');
+    }
+    expect(redactor.headers({ 'set-cookie': 'a=b', location: `https://h/hooks/id/${token}`, 'x-api-key': 'k', 'x-echo': `t=${token}` })).toEqual({
+      'set-cookie': '[redacted]',
+      location: 'https://h/hooks/***',
+      'x-api-key': '[redacted]',
+      'x-echo': 't=***',
+    });
+  });
+
+  it('sanitizeError copies the cause chain with messages and stacks scrubbed, and nothing else', () => {
+    const redactor = Redactor.forWebhook('https://h/hooks/id/very-secret-token');
+    const inner = Object.assign(new Error('reset while posting very-secret-token'), { code: 'ECONNRESET', socket: { secret: 'very-secret-token' } });
+    const outer = new Error('failed https://h/hooks/id/very-secret-token', { cause: new AggregateError([inner], 'all failed') });
+    const copy = sanitizeError(outer, redactor);
+    const printed = inspect(copy, { depth: Infinity, showHidden: true });
+    expect(printed).not.toContain('very-secret-token');
+    expect(printed).toContain('ECONNRESET');
+    expect(printed).toContain('https://h/hooks/***');
+  });
+});
