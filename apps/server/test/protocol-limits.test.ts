@@ -182,6 +182,8 @@ describe('max_connections', () => {
     expect(await over.next('pusher:error')).toEqual({ event: 'pusher:error', data: { code: 4004, message: expect.any(String) } });
     expect((await over.closedWithin()).code).toBe(4004);
     expect(over.received.some((frame) => frame.event === 'pusher:connection_established')).toBe(false);
+    const metrics = await (await fetch(`${daemon.httpUrl}/metrics`)).text();
+    expect(metrics).toContain(`realtime_connections_refused_total{app_id="${capped.id}",code="4004"} 1`);
 
     admitted[0]!.socket.close();
     await admitted[0]!.socket.closed;
