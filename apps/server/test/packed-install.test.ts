@@ -191,11 +191,12 @@ describe('the packed daemon, installed as a user would', () => {
     expect(exit, output).toBeUndefined();
     expect((await up(port)).status).toBe(200);
     expect((await firstFrame(port)).event).toBe('pusher:connection_established');
-    // As an operator's Ctrl-C or `kill` would: to npx only, which passes the signal on to the daemon.
-    process.kill(child.pid!, 'SIGTERM');
-    // npm passes the signal to the daemon, waits for it, then ends itself with that signal.
-    expect(await exited).toBe('SIGTERM');
-    await waitFor(() => (output.includes('"msg":"stopped"') ? true : undefined), `the daemon's "stopped" line (output: ${output})`, 10_000);
+    // Ctrl-C in the operator's terminal: SIGINT to the whole foreground process group, npx's
+    // shell and the daemon included. (A SIGTERM to the npx process alone did not stop the
+    // daemon within 10 s when this test tried it: npx is a launcher, not a supervisor.)
+    killGroup('SIGINT');
+    await waitFor(() => (output.includes('"msg":"stopped"') ? true : undefined), `the daemon's "stopped" line (output: ${output})`, 15_000);
+    expect([0, 'SIGINT']).toContain(await exited);
     await expect(fetch(`http://127.0.0.1:${port}/up`)).rejects.toThrow();
   }, 300_000);
 
