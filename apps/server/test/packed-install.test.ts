@@ -92,6 +92,19 @@ function firstFrame(port: number): Promise<{ event: string; data: string }> {
 
 const appEnv = { REALTIME_APP_ID: app.id, REALTIME_APP_KEY: app.key, REALTIME_APP_SECRET: app.secret };
 
+/** Runs an installed `realtime-server` bin as `server` on a free port of 127.0.0.1, killed when the file ends. */
+async function startInstalled(bin: string) {
+  const daemon = await startDaemon({
+    bin,
+    args: () => ['server', '--host', '127.0.0.1', '--port', '0'],
+    env: () => ({ ...npmEnv(), ...appEnv }),
+    ready: (line) => line['msg'] === 'listening' && typeof line['port'] === 'number',
+    readyTimeoutMs: 20_000,
+  });
+  cleanups.push(() => daemon.kill());
+  return daemon;
+}
+
 describe('the packed daemon, installed as a user would', () => {
   it('packs the daemon and the workspace packages it depends on, with no workspace: ranges left', () => {
     const names = packed.map((pkg) => pkg.manifest.name).sort();
@@ -118,14 +131,7 @@ describe('the packed daemon, installed as a user would', () => {
     // npm took our scope from the loopback registry only, and nothing else from it.
     expect(registry.requested.every((name) => name.startsWith('@org/'))).toBe(true);
 
-    const daemon = await startDaemon({
-      bin,
-      args: () => ['server', '--host', '127.0.0.1', '--port', '0'],
-      env: () => ({ ...npmEnv(), ...appEnv }),
-      ready: (line) => line['msg'] === 'listening' && typeof line['port'] === 'number',
-      readyTimeoutMs: 20_000,
-    });
-    cleanups.push(() => daemon.kill());
+    const daemon = await startInstalled(bin);
     const port = daemon.readyLine['port'] as number;
     try {
       expect((await up(port)).status).toBe(200);
@@ -146,14 +152,7 @@ describe('the packed daemon, installed as a user would', () => {
     const usage = execFileSync(bin, ['help'], { env: npmEnv(), encoding: 'utf8' });
     expect(usage).toMatch(/realtime-server server \[--host/);
 
-    const daemon = await startDaemon({
-      bin,
-      args: () => ['server', '--host', '127.0.0.1', '--port', '0'],
-      env: () => ({ ...npmEnv(), ...appEnv }),
-      ready: (line) => line['msg'] === 'listening' && typeof line['port'] === 'number',
-      readyTimeoutMs: 20_000,
-    });
-    cleanups.push(() => daemon.kill());
+    const daemon = await startInstalled(bin);
     try {
       expect((await up(daemon.readyLine['port'] as number)).status).toBe(200);
     } finally {
