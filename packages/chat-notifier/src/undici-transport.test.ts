@@ -1,7 +1,8 @@
 import { freePort } from '@org/dev-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { webhookUrl } from '../test/support/fixtures.js';
-import { makeSelfSignedCert, startProxy, startSilentServer, startWebhookServer } from '../test/support/webhook-server.js';
+import { startProxyServer } from '../test/support/proxy-server.js';
+import { makeSelfSignedCert, startSilentServer, startWebhookServer } from '../test/support/webhook-server.js';
 import { ChatChannel } from './chat-channel.js';
 import type { ChatInstanceConfig } from './config.js';
 import { CouldNotSendNotification, InvalidChatConfig } from './errors.js';
@@ -123,10 +124,10 @@ describe('HTTP options on undici', () => {
 
   it('proxy: the request goes through the proxy (CONNECT to the webhook host)', async () => {
     const server = await startWebhookServer();
-    const proxy = await startProxy();
+    const proxy = await startProxyServer();
     cleanups.push(() => server.close(), () => proxy.close());
     await channel({ webhook: webhookUrl(server.origin), proxy: proxy.url, headers: { 'x-via': 'proxy-test' } }).send('#p', 'proxied');
-    expect(proxy.tunnels).toEqual([`127.0.0.1:${server.port}`]);
+    expect(proxy.targets).toEqual([`127.0.0.1:${server.port}`]);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.json).toEqual({ text: 'proxied', channel: '#p' });
     expect(server.requests[0]!.headers['x-via']).toBe('proxy-test');
@@ -134,10 +135,10 @@ describe('HTTP options on undici', () => {
 
   it('proxy: without it, no request touches the proxy', async () => {
     const server = await startWebhookServer();
-    const proxy = await startProxy();
+    const proxy = await startProxyServer();
     cleanups.push(() => server.close(), () => proxy.close());
     await channel({ webhook: webhookUrl(server.origin) }).send(null, 'direct');
-    expect(proxy.tunnels).toEqual([]);
+    expect(proxy.targets).toEqual([]);
     expect(server.requests).toHaveLength(1);
   });
 });

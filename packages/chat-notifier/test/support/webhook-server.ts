@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -100,45 +100,6 @@ export async function startSilentServer(): Promise<{ origin: string; connections
     connections: () => count,
     close: async () => {
       for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** An HTTP CONNECT proxy on 127.0.0.1 that tunnels only to loopback targets and records them. */
-export async function startProxy(): Promise<{ url: string; tunnels: string[]; close(): Promise<void> }> {
-  const tunnels: string[] = [];
-  const sockets = new Set<Socket>();
-  const server = createHttpServer((_req, res) => {
-    res.writeHead(405).end();
-  });
-  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-    const target = req.url ?? '';
-    tunnels.push(target);
-    sockets.add(client);
-    client.on('error', () => {});
-    const [host, port] = target.split(':');
-    if (host !== '127.0.0.1' && host !== 'localhost') {
-      client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-      return;
-    }
-    const upstream = connect(Number(port), '127.0.0.1', () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    sockets.add(upstream);
-    upstream.on('error', () => client.destroy());
-  });
-  await listen(server);
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    tunnels,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
