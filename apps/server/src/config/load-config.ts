@@ -15,6 +15,7 @@ import {
   yamlPathAt,
 } from './safe-config-errors.js';
 import { applicationSchema, configSchema, type Config } from './schema.js';
+import { maxYamlDepth, yamlTooDeep } from './yaml-depth.js';
 
 /**
  * A configuration problem, with every invalid key listed. The message never
@@ -60,7 +61,10 @@ function at(text: string, offset: number, path: readonly (string | number)[]): s
 }
 
 function parseYamlConfig(file: string, text: string): unknown {
-  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const deep = yamlTooDeep(text);
+  if (deep) throw new ConfigError(`config file ${file} is not accepted: at ${at(text, deep.offset, [])} collections nest deeper than ${maxYamlDepth} levels`);
+  // logLevel 'error': the yaml package's warnings (process.emitWarning, on stderr) quote the text, e.g. a key made of a collection.
+  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   const [error] = document.errors;
   if (error) {
     const offset = error.pos[0];
