@@ -233,3 +233,24 @@ describe('ChatChannel against a real HTTP server', () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe('the package enforces its own deadline', () => {
+  // A transport that never settles and ignores its signal, as a buggy or custom one might.
+  const hanging = { post: () => new Promise<never>(() => {}) };
+
+  it('timeout ends an attempt whose transport ignores the signal', async () => {
+    const channel = new ChatChannel({ webhook: 'https://chat.example.com/hooks/id/tok3n-value-x', timeout: 0.2, retry: false }, { env: {}, transport: hanging });
+    const started = Date.now();
+    const error = await failure(channel.send(null, 'x'));
+    expect(error.code).toBe('CHAT_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(200 + 1500);
+  });
+
+  it("the caller's AbortSignal ends it too", async () => {
+    const channel = new ChatChannel({ webhook: 'https://chat.example.com/hooks/id/tok3n-value-x', timeout: 30, retry: false }, { env: {}, transport: hanging });
+    const started = Date.now();
+    const error = await failure(channel.send(null, 'x', { signal: AbortSignal.timeout(100) }));
+    expect(error.code).toBe('CHAT_ABORTED');
+    expect(Date.now() - started).toBeLessThan(100 + 1500);
+  });
+});

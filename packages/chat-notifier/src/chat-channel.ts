@@ -164,20 +164,30 @@ export class ChatChannel {
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const response = await this.#transport.post({
-        url: this.#config.webhook,
-        headers: {
-          'user-agent': USER_AGENT,
-          accept: 'application/json',
-          ...this.#config.headers,
-          'content-type': 'application/json',
-        },
-        body,
-        signal: controller.signal,
-      });
+      const response = await withDeadline(
+        this.#transport.post({
+          url: this.#config.webhook,
+          headers: {
+            'user-agent': USER_AGENT,
+            accept: 'application/json',
+            ...this.#config.headers,
+            'content-type': 'application/json',
+          },
+          body,
+          signal: controller.signal,
+        }),
+        controller.signal,
+      );
       return { response };
     } catch (error) {
-      const kind: FailureKind = signal?.aborted ? 'aborted' : timedOut ? 'timeout' : failureKind(error);
+      // A proxy failure says more than "timed out": the request never left for Rocket.Chat.
+      const kind: FailureKind = signal?.aborted
+        ? 'aborted'
+        : error instanceof ProxyConnectError
+          ? failureKind(error)
+          : timedOut
+            ? 'timeout'
+            : failureKind(error);
       return { error, kind };
     } finally {
       clearTimeout(timer);
@@ -195,7 +205,7 @@ export class ChatChannel {
 
   #failure(kind: FailureKind, error: unknown, attempts: number): CouldNotSendNotification {
     const cause = sanitizeError(error, this.#redactor);
-    if (error instanceof ProxyConnectError) {
+    if (error instanceof ProxyConnectError && kind !== 'aborted') {
       return new ChatProxyFailure(
         error.code,
         `${this.#redactor.text(error.message)}, so chat instance "${this.name}" could not reach Rocket.Chat (${this.#safeUrl}, ${plural(attempts)}); the proxy failed, not Rocket.Chat`,
@@ -245,13 +255,12 @@ export class ChatChannel {
 }
 
 /**
- * A proxy that is down or answers the tunnel with 5xx never passed the request
- * on, so that is retried like a connection error; a 407 will not heal.
+ * A proxy that is down, hangs up or answers the tunnel with 5xx never passed
+ * the request on, so that is retried like a connection error; a 407 or a TLS
+ * mismatch will not heal.
  */
 function failureKind(error: unknown): FailureKind {
-  if (error instanceof ProxyConnectError) {
-    return error.code === 'CHAT_PROXY_UNREACHABLE' || (error.status ?? 0) >= 500 ? 'connection' : 'other';
-  }
+  if (error instanceof ProxyConnectError) return error.retryable ? 'connection' : 'other';
   return classifyFailure(error);
 }
 
@@ -295,6 +304,32 @@ function round(seconds: number): number {
 
 function elapsedSeconds(since: number): number {
   return (Date.now() - since) / 1000;
+}
+
+/** How long a transport gets, after its signal aborted, to settle with its own (more precise) error. */
+const TRANSPORT_ABORT_GRACE_MS = 250;
+
+/**
+ * The package's own deadline: `post` settles no later than shortly after
+ * `signal` aborts, even from a transport that ignores the signal.
+ */
+function withDeadline<T>(post: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      timer = setTimeout(() => reject(signal.reason), TRANSPORT_ABORT_GRACE_MS);
+    };
+    const finish = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+    post.then(
+      (value) => (finish(), resolve(value)),
+      (error: unknown) => (finish(), reject(error)),
+    );
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function sleep(seconds: number, signal: AbortSignal | undefined): Promise<void> {

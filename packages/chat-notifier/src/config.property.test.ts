@@ -61,3 +61,39 @@ describe('hostile config input', () => {
     );
   });
 });
+
+describe('header rules match undici', () => {
+  it('a header value or name is accepted by the config exactly when undici accepts it on a request', async () => {
+    const { Agent } = await import('undici');
+    const agent = new Agent({ connect: { timeout: 1000 } });
+    const undiciAccepts = async (name: string, value: string) => {
+      try {
+        // Port 9 on loopback: a valid request fails to connect; an invalid one is refused before that.
+        await agent.request({ origin: 'http://127.0.0.1:9', path: '/', method: 'POST', headers: { [name]: value } });
+        return true;
+      } catch (error) {
+        return (error as { code?: string }).code !== 'UND_ERR_INVALID_ARG';
+      }
+    };
+    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.string({ unit: fc.integer({ min: 0, max: 0x200 }).map((c) => String.fromCharCode(c)), maxLength: 6 }));
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(fc.constant('x-tenant'), text), text, async (name, value) => {
+          fc.pre(!['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect'].includes(name.toLowerCase()));
+          let configAccepts = true;
+          try {
+            resolveChatConfig('chat', { webhook: WEBHOOK, headers: { [name]: value } }, {});
+          } catch (error) {
+            expect(error).toBeInstanceOf(InvalidChatConfig);
+            configAccepts = false;
+          }
+          // NUL, CR and LF are refused by both; undici checks the same character class for the rest.
+          expect(configAccepts, `${JSON.stringify(name)}: ${JSON.stringify(value)}`).toBe(await undiciAccepts(name, value));
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      await agent.close();
+    }
+  });
+});

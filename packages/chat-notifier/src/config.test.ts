@@ -79,3 +79,48 @@ describe('resolveChatConfig', () => {
     expect(messageOf(() => resolveChatConfig('chat', 'https://x/hooks/a/b', {}))).toMatch(/expected an object, got "https/);
   });
 });
+
+describe('values undici would drop or refuse are refused here, naming the key but not the secret', () => {
+  it('webhook with user:password@ (undici sends no credentials): refused, credentials not echoed, headers suggested', () => {
+    const message = messageOf(() => resolveChatConfig('chat', { webhook: 'https://bot:hunter22pass@chat.example.com/hooks/abc/s3cr3t-token' }, {}));
+    expect(message).toMatch(/^Invalid config for chat instance "chat": webhook: must not contain "user:password@"/);
+    expect(message).toContain('headers');
+    expect(message).not.toContain('hunter22pass');
+    expect(message).not.toContain('s3cr3t-token');
+  });
+
+  it('proxy credentials that undici cannot percent-decode, or only half there, or a proxy with a path: refused, never echoed', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['http://user:100%pure@127.0.0.1:3128', /proxy: the credentials hold a "%" that is not a percent-escape/],
+      ['http://us%zzer:pa55word-x@127.0.0.1:3128', /proxy: the credentials hold a "%"/],
+      ['http://pa55word-x@127.0.0.1:3128', /proxy: credentials need both a user and a password/],
+      ['http://user:@127.0.0.1:3128', /proxy: credentials need both a user and a password/],
+      ['http://user:pa55word-x@127.0.0.1:3128/path', /proxy: expected only scheme, credentials, host and port/],
+      ['http://user:pa55word-x@127.0.0.1:3128/?q=1', /proxy: expected only scheme, credentials, host and port/],
+    ];
+    for (const [proxy, expected] of cases) {
+      const message = messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, proxy }, {}));
+      expect(message, proxy).toMatch(expected);
+      expect(message, proxy).not.toContain('pa55word-x');
+      expect(message, proxy).not.toContain('100%pure');
+    }
+    // What undici can use passes: escapes that decode, a trailing slash.
+    expect(resolveChatConfig('chat', { webhook: WEBHOOK, proxy: 'http://user:100%25pure@127.0.0.1:3128/' }, {}).proxy).toBe('http://user:100%25pure@127.0.0.1:3128/');
+  });
+
+  it('header values undici refuses (controls, DEL, characters above \\xFF) and names that are not tokens: refused, value not echoed', () => {
+    for (const value of ['abc\x01def-s3cr3t', 'naïve € s3cr3t', 'x\x7fs3cr3t', 'tab\u0100s3cr3t']) {
+      const message = messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, headers: { 'x-tenant': value } }, {}));
+      expect(message, JSON.stringify(value)).toMatch(/headers: "x-tenant" has a character not allowed in a header value/);
+      expect(message).not.toContain('s3cr3t');
+    }
+    for (const name of ['x tenant', 'x:y', 'ü', '']) {
+      expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, headers: { [name]: 'v' } }, {}))).toMatch(/is not a valid header name/);
+    }
+    for (const name of ['keep-alive', 'Upgrade', 'expect']) {
+      expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, headers: { [name]: 'v' } }, {}))).toMatch(/is set by the notifier and cannot be overridden/);
+    }
+    // HTAB, SP, visible ASCII and obs-text (\x80–\xFF) are what undici sends.
+    expect(resolveChatConfig('chat', { webhook: WEBHOOK, headers: { 'x-tenant': 'tab\there naïve ~!' } }, {}).headers['x-tenant']).toBe('tab\there naïve ~!');
+  });
+});

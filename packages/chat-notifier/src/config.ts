@@ -9,9 +9,13 @@ import { isAbsoluteHttpUrl } from './url.js';
 export const INSTANCE_NAME = /^chat(?:-[a-z0-9][a-z0-9_-]*)?$/i;
 
 const WEBHOOK = /^https?:\/\/[^/?#]+\/hooks\/[^/?#]+\/[^?#]+$/i;
+/** RFC 9110 `token`: what undici accepts as a header name. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/i;
-// Computed per request; letting callers set them breaks framing or JSON.
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection']);
+/** A field value as undici checks it (HTAB, SP, VCHAR, obs-text 0x80–0xFF); anything else makes every send fail. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+// Computed per request (letting callers set them breaks framing or JSON), or refused by undici on every request.
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect']);
+const WEBHOOK_USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i;
 
 const seconds = (key: string, max: number) =>
   z
@@ -56,7 +60,11 @@ const configSchema = z
     webhook: z
       .string({ error: 'webhook: expected a URL like "https://chat.example.com/hooks/<id>/<token>"' })
       .regex(WEBHOOK, { error: 'webhook: expected a URL like "https://chat.example.com/hooks/<id>/<token>"' })
-      .refine(isAbsoluteHttpUrl, { error: 'webhook: expected an absolute http(s) URL' }),
+      .refine(isAbsoluteHttpUrl, { error: 'webhook: expected an absolute http(s) URL' })
+      // undici drops URL credentials without a word: refuse them rather than send unauthenticated.
+      .refine((url) => !WEBHOOK_USERINFO.test(url), {
+        error: 'webhook: must not contain "user:password@" (undici would not send it), so put credentials in the headers option, e.g. headers: { authorization: "Basic …" }',
+      }),
     channel: z
       .string({ error: 'channel: expected the default destination, e.g. "#general" or "@user"' })
       .min(1, { error: 'channel: expected the default destination, e.g. "#general" or "@user"' })
@@ -73,6 +81,10 @@ const configSchema = z
     proxy: z
       .string({ error: 'proxy: expected an http(s) proxy URL like "http://127.0.0.1:3128"' })
       .refine(isAbsoluteHttpUrl, { error: 'proxy: expected an http(s) proxy URL like "http://127.0.0.1:3128"' })
+      .superRefine((url, ctx) => {
+        const problem = proxyProblem(url);
+        if (problem) ctx.addIssue({ code: 'custom', message: `proxy: ${problem}` });
+      })
       .nullable()
       .optional(),
     headers: z
@@ -81,8 +93,16 @@ const configSchema = z
       })
       .superRefine((headers, ctx) => {
         for (const [name, value] of Object.entries(headers)) {
-          if (/[\r\n\0]/.test(value)) ctx.addIssue({ code: 'custom', message: `headers: "${name}" must not contain line breaks or NUL` });
-          if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', message: `headers: "${name}" is not a valid header name` });
+          // The key is named, never its value (it may be a credential).
+          const shown = HEADER_NAME.test(name) ? `"${name}"` : describe(name);
+          if (/[\r\n\0]/.test(value)) ctx.addIssue({ code: 'custom', message: `headers: ${shown} must not contain line breaks or NUL` });
+          else if (!HEADER_VALUE.test(value)) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `headers: ${shown} has a character not allowed in a header value (only tab, space, visible ASCII and \\x80–\\xFF, so encode other text)`,
+            });
+          }
+          if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', message: `headers: ${shown} is not a valid header name` });
           else if (RESERVED_HEADERS.has(name.toLowerCase())) {
             ctx.addIssue({ code: 'custom', message: `headers: "${name}" is set by the notifier and cannot be overridden` });
           }
@@ -161,6 +181,37 @@ export function resolveChatConfig(
   // Scrub the secrets this config holds from whatever was echoed (a value may repeat them).
   const redactor = Redactor.forWebhook(typeof raw.webhook === 'string' ? raw.webhook : undefined, [urlUserinfo(raw.proxy)].filter((s) => s !== undefined));
   throw new InvalidChatConfig(redactor.secrets(`Invalid config for chat instance "${instance}": ${problems.join('; ')}`));
+}
+
+/**
+ * What undici would stumble over in a proxy URL that parses: it decodes the
+ * credentials with decodeURIComponent (a stray "%" throws a raw URIError when
+ * the transport is built), sends them only when both parts are there, and
+ * ignores any path or query. Undefined when the URL is usable as it is.
+ */
+function proxyProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined; // already reported by the isAbsoluteHttpUrl check (zod runs both)
+  }
+  if (parsed.username !== '' || parsed.password !== '' || /^[a-z]+:\/\/[^/?#]*@/i.test(url)) {
+    if (parsed.username === '' || parsed.password === '') {
+      return 'credentials need both a user and a password ("http://user:password@host:port"), as with either part empty none would be sent';
+    }
+    for (const part of [parsed.username, parsed.password]) {
+      try {
+        decodeURIComponent(part);
+      } catch {
+        return 'the credentials hold a "%" that is not a percent-escape (write "%" as "%25")';
+      }
+    }
+  }
+  if ((parsed.pathname !== '/' && parsed.pathname !== '') || parsed.search !== '' || parsed.hash !== '') {
+    return 'expected only scheme, credentials, host and port ("http://user:password@host:port"), without a path or query';
+  }
+  return undefined;
 }
 
 /** A CA bundle path that cannot be read fails here, with the rest of the config, not at the first send. */

@@ -1,43 +1,75 @@
 import { readFileSync } from 'node:fs';
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { ResolvedChatConfig } from './config.js';
 import { InvalidChatConfig } from './errors.js';
-import { maskUrl } from './redact.js';
+import { createProxyDispatcher, ProxyConnectError, proxyEndpoint, type ProxyEndpoint } from './proxy-dispatcher.js';
 import { MAX_RESPONSE_BODY_BYTES, type ChatHttpRequest, type ChatHttpResponse, type ChatTransport } from './transport.js';
 
+export { ProxyConnectError } from './proxy-dispatcher.js';
+
 type TransportOptions = Pick<ResolvedChatConfig, 'timeout' | 'connect_timeout' | 'verify' | 'proxy'>;
+
+/**
+ * How long undici gets to act on an aborted signal before the transport treats
+ * the request as stuck. undici acts at once on a request that has a connection;
+ * one still waiting for a connection ignores the signal.
+ */
+const ABORT_GRACE_MS = 50;
 
 /**
  * The real transport: undici with one connection pool per instance, so each
  * instance's TLS, proxy and timeout settings apply only to its own requests.
  */
 export class UndiciTransport implements ChatTransport {
-  readonly #dispatcher: Dispatcher;
+  #dispatcher: Dispatcher;
+  readonly #build: () => Dispatcher;
   readonly #timeoutMs: number;
-  readonly #proxy: { readonly url: string; readonly hostname: string; readonly port: number } | undefined;
+  readonly #proxy: ProxyEndpoint | undefined;
 
   constructor(options: TransportOptions, instance = 'chat') {
     this.#timeoutMs = Math.round(options.timeout * 1000);
     const tls = tlsOptions(options.verify, instance);
     const connect = { timeout: Math.round(options.connect_timeout * 1000), ...tls };
     const common = { headersTimeout: this.#timeoutMs, bodyTimeout: this.#timeoutMs };
-    this.#proxy = options.proxy ? proxyEndpoint(options.proxy) : undefined;
-    this.#dispatcher = options.proxy
-      ? new ProxyAgent({ uri: options.proxy, ...common, connect, requestTls: connect, proxyTls: { timeout: connect.timeout } })
-      : new Agent({ ...common, connect });
+    const proxy = options.proxy;
+    this.#proxy = proxy ? proxyEndpoint(proxy) : undefined;
+    const endpoint = this.#proxy;
+    this.#build =
+      proxy && endpoint
+        ? () => createProxyDispatcher({ uri: proxy, endpoint, ...common, connect })
+        : () => new Agent({ ...common, connect });
+    this.#dispatcher = this.#build();
   }
 
+  /**
+   * Settles when undici answers or fails, or, at the latest, shortly after
+   * `request.signal` aborts. A request that undici still holds after the abort
+   * is waiting for a connection that cannot be made (undici only honours the
+   * signal once a request has one); the pool is then destroyed so nothing keeps
+   * reconnecting on its behalf, and replaced for later sends.
+   */
   async post(request: ChatHttpRequest): Promise<ChatHttpResponse> {
-    try {
-      return await this.#post(request);
-    } catch (error) {
-      throw this.#proxy ? (proxyFailure(error, this.#proxy) ?? error) : error;
-    }
+    const dispatcher = this.#dispatcher;
+    const pending = this.#post(dispatcher, request);
+    const stuck = await settledOrStuck(pending, request.signal);
+    if (!stuck) return pending;
+    pending.catch(() => {}); // it rejects once the pool is destroyed
+    if (this.#dispatcher === dispatcher) this.#dispatcher = this.#build();
+    void dispatcher.destroy().catch(() => {});
+    const reason: unknown = request.signal.reason;
+    if (!this.#proxy) throw reason;
+    const why = reason instanceof Error ? reason.message : 'aborted';
+    throw new ProxyConnectError(
+      'CHAT_PROXY_UNREACHABLE',
+      this.#proxy.name,
+      `No tunnel through the proxy ${this.#proxy.name} was open when the attempt ended (${why})`,
+      { retryable: true, cause: reason },
+    );
   }
 
-  async #post(request: ChatHttpRequest): Promise<ChatHttpResponse> {
+  async #post(dispatcher: Dispatcher, request: ChatHttpRequest): Promise<ChatHttpResponse> {
     const { origin, path } = splitUrl(request.url);
-    const response = await this.#dispatcher.request({
+    const response = await dispatcher.request({
       origin,
       // The path goes out byte for byte: tokens may hold "/", "+", "=" or "%2F",
       // which re-encoding would change (Rocket.Chat#2524, #2680).
@@ -71,67 +103,24 @@ export class UndiciTransport implements ChatTransport {
 }
 
 /**
- * Thrown by UndiciTransport when the proxy, not the webhook server, failed.
- * `proxy` is `host:port`; the message never holds the proxy's credentials.
+ * Resolves false once `pending` settles (either way), or true when `signal`
+ * aborted and `pending` had not settled ABORT_GRACE_MS later.
  */
-export class ProxyConnectError extends Error {
-  readonly code: 'CHAT_PROXY_UNREACHABLE' | 'CHAT_PROXY_REFUSED';
-  readonly proxy: string;
-  readonly status: number | undefined;
-
-  constructor(code: ProxyConnectError['code'], proxy: string, message: string, status: number | undefined, cause: unknown) {
-    super(message, { cause });
-    this.name = 'ProxyConnectError';
-    this.code = code;
-    this.proxy = proxy;
-    this.status = status;
-  }
-}
-
-function proxyEndpoint(url: string): { url: string; hostname: string; port: number } {
-  const parsed = new URL(url); // validated by the config schema
-  const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
-  return { url: maskUrl(url), hostname: parsed.hostname.replace(/^\[|\]$/g, ''), port };
-}
-
-const PROXY_TUNNEL_STATUS = /^Proxy response \((\d{3})\) !== 200/;
-const PROXY_AUTH = /^Proxy Authentication Required \(407\)/;
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPIPE', 'ECONNABORTED']);
-const LOOKUP_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
-
-/**
- * Recognises the proxy's own failures in undici's errors: a non-200 answer to
- * CONNECT ("Proxy response (407) !== 200 when HTTP Tunneling"), or a socket or
- * DNS error whose address is the proxy's. Everything else is the target's.
- */
-function proxyFailure(error: unknown, proxy: { hostname: string; port: number }): ProxyConnectError | undefined {
-  const name = `${proxy.hostname.includes(':') ? `[${proxy.hostname}]` : proxy.hostname}:${proxy.port}`;
-  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++) {
-    const e = current as { message?: unknown; code?: unknown; address?: unknown; port?: unknown; hostname?: unknown; errors?: unknown; cause?: unknown };
-    const message = typeof e.message === 'string' ? e.message : '';
-    const status = PROXY_TUNNEL_STATUS.exec(message)?.[1] ?? (PROXY_AUTH.test(message) ? '407' : undefined);
-    if (status !== undefined) {
-      const code = Number(status);
-      const why = code === 407 ? 'it requires authentication or rejected the credentials (407 Proxy Authentication Required)' : `it answered ${code}`;
-      return new ProxyConnectError('CHAT_PROXY_REFUSED', name, `The proxy ${name} refused to open a tunnel: ${why}`, code, error);
-    }
-    const errCode = typeof e.code === 'string' ? e.code : '';
-    const candidates = Array.isArray(e.errors) ? [e, ...(e.errors as typeof e[])] : [e];
-    for (const c of candidates) {
-      const cCode = typeof c.code === 'string' ? c.code : errCode;
-      if (UNREACHABLE_CODES.has(cCode) && c.address === proxy.hostname && Number(c.port) === proxy.port) {
-        return new ProxyConnectError('CHAT_PROXY_UNREACHABLE', name, `Could not connect to the proxy ${name} (${cCode})`, undefined, error);
-      }
-      if (LOOKUP_CODES.has(cCode) && c.hostname === proxy.hostname) {
-        return new ProxyConnectError('CHAT_PROXY_UNREACHABLE', name, `Could not resolve the proxy host ${name} (${cCode})`, undefined, error);
-      }
-    }
-    if (errCode === 'UND_ERR_CONNECT_TIMEOUT' && message.includes(name)) {
-      return new ProxyConnectError('CHAT_PROXY_UNREACHABLE', name, `Could not connect to the proxy ${name} in time (${errCode})`, undefined, error);
-    }
-    current = e.cause;
-  }
-  return undefined;
+function settledOrStuck(pending: Promise<unknown>, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      timer = setTimeout(() => resolve(true), ABORT_GRACE_MS);
+    };
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(false);
+    };
+    pending.then(done, done);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 export function splitUrl(url: string): { origin: string; path: string } {

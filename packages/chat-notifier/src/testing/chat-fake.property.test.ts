@@ -33,6 +33,16 @@ const instanceConfig = fc.oneof(
     },
     { requiredKeys: ['webhook'] },
   ),
+  // Proxies as undici will read them: credentials with malformed percent-escapes, half credentials, paths.
+  fc.record({
+    webhook: fc.constant(WEBHOOK),
+    proxy: fc.oneof(
+      fc.constantFrom('http://user:100%pure@127.0.0.1:3128', 'http://%E0%A4%A@127.0.0.1:3128', 'http://user:%@127.0.0.1:3128', 'http://user:%25ok@127.0.0.1:3128', 'http://127.0.0.1:3128/x', 'https://u:p@proxy.example:8443/'),
+      fc
+        .tuple(fc.stringMatching(/^[a-z%0-9]{1,6}$/), fc.stringMatching(/^[a-zA-Z%0-9]{0,8}$/))
+        .map(([user, password]) => `http://${user}:${password}@127.0.0.1:3128`),
+    ),
+  }),
   fc.anything(),
 );
 
@@ -72,9 +82,14 @@ describe('ChatFake agrees with ChatChannelRegistry', () => {
       fc.asyncProperty(options, fc.array(name, { minLength: 1, maxLength: 4 }), async (opts, names) => {
         let registry: ChatChannelRegistry | undefined;
         let fake: ChatFake | undefined;
+        // The real transports are built too (undici parses the proxy there); nothing is sent by building them.
+        let production: ChatChannelRegistry | undefined;
+        const built = outcome(() => (production = new ChatChannelRegistry(opts as never)));
+        await production?.close();
         const real = outcome(() => (registry = new ChatChannelRegistry({ ...(opts as object), transport: () => noNetwork })));
         const faked = outcome(() => (fake = new ChatFake(opts as never)));
         expect(faked).toEqual(real);
+        expect(built).toEqual(real);
         if (!registry || !fake) return;
         try {
           for (const instance of names) {
