@@ -2,7 +2,7 @@ import type { ChatContent, ChatTarget } from './chat-notification.js';
 import { assertInstanceName, resolveChatConfig, type ChatInstanceConfig, type ResolvedChatConfig } from './config.js';
 import { ChatProxyFailure, CouldNotSendNotification, type ChatErrorResponse, type CouldNotSendCode } from './errors.js';
 import { preparePayload, type PreparedPayload } from './prepare-payload.js';
-import { maskUrl, Redactor, sanitizeError, urlUserinfo } from './redact.js';
+import { maskUrl, Redactor, sanitizeError, userinfoSecrets } from './redact.js';
 import { backoffDelay, classifyFailure, isRetryableFailure, serverRetryDelay, type FailureKind } from './retry-policy.js';
 import type { ChatHttpResponse, ChatTransport } from './transport.js';
 import { ProxyConnectError, UndiciTransport } from './undici-transport.js';
@@ -65,7 +65,8 @@ export class ChatChannel {
         ? transport(name, this.#config)
         : (transport ?? new UndiciTransport(this.#config, name));
     this.#logger = options.logger;
-    this.#redactor = Redactor.forWebhook(this.#config.webhook, extraSecrets(this.#config));
+    const proxy = userinfoSecrets(this.#config.proxy);
+    this.#redactor = Redactor.forWebhook(this.#config.webhook, [...proxy.secrets, ...headerSecrets(this.#config)], proxy.maskOnly);
     this.#safeUrl = maskUrl(this.#config.webhook);
   }
 
@@ -264,11 +265,9 @@ function failureKind(error: unknown): FailureKind {
   return classifyFailure(error);
 }
 
-/** Besides the webhook's token: the proxy's credentials and credential-like header values. */
-function extraSecrets(config: ResolvedChatConfig): string[] {
+/** The values of credential-like headers from the `headers` option (with and without their scheme). */
+function headerSecrets(config: ResolvedChatConfig): string[] {
   const secrets: string[] = [];
-  const userinfo = urlUserinfo(config.proxy);
-  if (userinfo) secrets.push(userinfo);
   for (const [name, value] of Object.entries(config.headers)) {
     if (/auth|token|secret|key|cookie|session|password/i.test(name)) {
       secrets.push(value, value.replace(/^(Bearer|Basic|Token)\s+/i, ''));

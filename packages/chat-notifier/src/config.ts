@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { z } from 'zod';
 import { describe } from './colors.js';
 import { InvalidChatConfig } from './errors.js';
-import { maskUrl, maskUrlsIn, REDACTED, Redactor, urlUserinfo } from './redact.js';
+import { maskUrl, maskUrlsIn, REDACTED, Redactor, userinfoSecrets } from './redact.js';
 import { isAbsoluteHttpUrl } from './url.js';
 
 /** `chat`, or `chat-` followed by a suffix such as `alerts`. */
@@ -166,6 +166,9 @@ export function resolveChatConfig(
     if (typeof result.data.verify === 'string') assertReadableFile(instance, result.data.verify);
     return withSafeViews(result.data);
   }
+  // The secrets this config holds, scrubbed from whatever is echoed (a value may repeat them).
+  const proxy = userinfoSecrets(raw.proxy);
+  const redactor = Redactor.forWebhook(typeof raw.webhook === 'string' ? raw.webhook : undefined, proxy.secrets, proxy.maskOnly);
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.map(String).join('.');
     // Unknown keys and nested messages carry no key name of their own.
@@ -175,11 +178,9 @@ export function resolveChatConfig(
     // The webhook carries the token and header values often carry credentials:
     // never echo them. Anything else is echoed with URLs masked (a proxy's password).
     const secretish = key === 'webhook' || key === 'headers' || key.startsWith('headers.');
-    const got = secretish ? '' : ` (got ${describeMasked(valueAt(raw, issue.path))})`;
+    const got = secretish ? '' : ` (got ${redactor.text(describeMasked(valueAt(raw, issue.path)))})`;
     return `${issue.message}${got}`;
   });
-  // Scrub the secrets this config holds from whatever was echoed (a value may repeat them).
-  const redactor = Redactor.forWebhook(typeof raw.webhook === 'string' ? raw.webhook : undefined, [urlUserinfo(raw.proxy)].filter((s) => s !== undefined));
   throw new InvalidChatConfig(redactor.secrets(`Invalid config for chat instance "${instance}": ${problems.join('; ')}`));
 }
 

@@ -14,10 +14,16 @@
 
 const MASK = '***';
 export const REDACTED = '[redacted]';
+/** Replaces a whole echoed text that holds a secret too short to be masked inside it. */
+export const SECRET_DROPPED = '[redacted: contained a secret]';
 
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
 const HOOKS = /\/hooks\//i;
-/** Shorter fragments would be masked inside ordinary words; real tokens are 24+ characters. */
+/**
+ * Secret forms at least this long are replaced with `***` wherever they occur.
+ * Shorter ones would be found inside ordinary words, so masking them would
+ * mangle the text: an echoed text that holds one is dropped whole instead.
+ */
 const MIN_SECRET_LENGTH = 6;
 
 /**
@@ -52,30 +58,56 @@ export function maskUrlsIn(text: string): string {
 }
 
 /**
- * Scrubs text of one webhook's secrets. Built once per instance: the regex of
- * all secret forms is compiled here, not per message.
+ * Scrubs text of one webhook's secrets. Built once per instance: the regexes of
+ * all secret forms are compiled here, not per message.
  */
 export class Redactor {
   readonly #pattern: RegExp | undefined;
+  readonly #present: RegExp | undefined;
+  readonly #short: RegExp | undefined;
 
-  constructor(secrets: readonly string[]) {
-    const forms = new Set<string>();
-    for (const secret of secrets) for (const form of secretForms(secret)) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
-    const sorted = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
-    this.#pattern = sorted.length ? new RegExp(sorted.join('|'), 'gi') : undefined;
+  /**
+   * `secrets` are masked wherever they occur, and a text holding one too short
+   * to mask is dropped. `maskOnly` values (a proxy's user name) are masked when
+   * long enough and otherwise left alone: they identify, they do not grant access.
+   */
+  constructor(secrets: readonly string[], maskOnly: readonly string[] = []) {
+    const long = new Set<string>();
+    const short = new Set<string>();
+    for (const secret of secrets) {
+      for (const form of secretForms(secret)) if (form.length > 0) (form.length >= MIN_SECRET_LENGTH ? long : short).add(form);
+    }
+    for (const value of maskOnly) for (const form of secretForms(value)) if (form.length >= MIN_SECRET_LENGTH) long.add(form);
+    this.#pattern = alternation(long, 'gi');
+    this.#present = alternation(long, 'i');
+    this.#short = alternation(short, 'i'); // only tested, never replaced: no g flag, so test() keeps no state
   }
 
-  /** For a webhook URL: its path after `/hooks/`, the token after the id, and its last segment. */
-  static forWebhook(webhook: string | undefined, extra: readonly string[] = []): Redactor {
-    return new Redactor([...webhookSecrets(webhook), ...extra]);
+  /**
+   * For a webhook URL: every path segment after `/hooks/` (the integration id
+   * and each part of the token), the whole path after `/hooks/`, and the request
+   * path itself (a server may echo it base64-encoded).
+   */
+  static forWebhook(webhook: string | undefined, extra: readonly string[] = [], maskOnly: readonly string[] = []): Redactor {
+    return new Redactor([...webhookSecrets(webhook), ...extra], maskOnly);
   }
 
-  /** Foreign text (a server's body, a network error): URLs masked, then every secret form replaced. */
+  /**
+   * Foreign text (a server's body or header, a network error): URLs masked, then
+   * every secret form replaced; if a secret too short to mask is still in it,
+   * the whole text is replaced with SECRET_DROPPED.
+   */
   text(text: string): string {
-    return this.secrets(maskUrlsIn(text));
+    const masked = this.secrets(maskUrlsIn(text));
+    if (this.#short?.test(masked)) return SECRET_DROPPED;
+    // Escaping mixes no list of forms can foresee (HTML that escapes "/" but not ">",
+    // JSON inside percent-encoding): what still shows a secret once unescaped is dropped.
+    const unescaped = unescapeEchoes(masked);
+    if (unescaped !== masked && (this.#present?.test(unescaped) || this.#short?.test(unescaped))) return SECRET_DROPPED;
+    return masked;
   }
 
-  /** Only the secret forms replaced: for text whose URLs are already masked or are the package's own examples. */
+  /** Only the (long) secret forms replaced: for the package's own text, which echoes nothing. */
   secrets(text: string): string {
     return this.#pattern ? text.replace(this.#pattern, MASK) : text;
   }
@@ -95,6 +127,12 @@ export class Redactor {
   }
 }
 
+/** One regex matching any of `forms`, longest first (so a form is masked whole, not a part of it). */
+function alternation(forms: ReadonlySet<string>, flags: string): RegExp | undefined {
+  const sorted = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return sorted.length ? new RegExp(sorted.join('|'), flags) : undefined;
+}
+
 const CREDENTIAL_HEADERS = new Set([
   'authorization',
   'proxy-authorization',
@@ -108,26 +146,44 @@ const CREDENTIAL_HEADERS = new Set([
 ]);
 const URL_HEADERS = new Set(['location', 'content-location', 'refresh', 'link', 'referer']);
 
-/** The secret parts of a webhook URL, longest first. */
+/** The secret parts of a webhook URL (see Redactor.forWebhook). */
 function webhookSecrets(webhook: string | undefined): string[] {
   if (!webhook) return [];
   const path = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[^?#]*)?/i.exec(webhook)?.[1] ?? '';
   const hooks = HOOKS.exec(path);
   if (!hooks) return [];
-  const tail = path.slice(hooks.index + '/hooks/'.length);
-  const slash = tail.indexOf('/');
-  const token = slash >= 0 ? tail.slice(slash + 1) : '';
-  const last = tail.slice(tail.lastIndexOf('/') + 1);
-  return [...new Set([tail, token, last].filter((s) => s.length > 0))];
+  // A router may echo the token without the trailing slash the webhook has.
+  const tail = path.slice(hooks.index + '/hooks/'.length).replace(/\/+$/, '');
+  const segments = tail.split('/').filter((s) => s.length > 0);
+  const token = segments.slice(1).join('/');
+  return [...new Set([path, path.replace(/\/+$/, ''), `/hooks/${tail}`, tail, token, ...segments].filter((s) => s.length > 0))];
+}
+
+/**
+ * The user name (an identifier, masked when long enough) and the secrets
+ * (the whole `user:password` and the password) of a URL's userinfo.
+ */
+export function userinfoSecrets(url: unknown): { secrets: string[]; maskOnly: string[] } {
+  const userinfo = urlUserinfo(url);
+  if (userinfo === undefined) return { secrets: [], maskOnly: [] };
+  const colon = userinfo.indexOf(':');
+  if (colon < 0) return { secrets: [userinfo], maskOnly: [] };
+  const password = userinfo.slice(colon + 1);
+  return { secrets: [userinfo, ...(password ? [password] : [])], maskOnly: [userinfo.slice(0, colon)] };
 }
 
 /** Userinfo of a URL (`user:password`), raw, read loosely (up to the last `@`); undefined when it has none. */
-export function urlUserinfo(url: unknown): string | undefined {
+function urlUserinfo(url: unknown): string | undefined {
   if (typeof url !== 'string') return undefined;
   const match = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^?#]*)@/i.exec(url);
   return match?.[1] || undefined;
 }
 
+/**
+ * Every way a server may echo `secret`: raw and percent-decoded, each of them
+ * percent-encoded, JSON-escaped (also with `\\/`, PHP's default), HTML-escaped
+ * and base64 (standard, unpadded, URL-safe).
+ */
 function secretForms(secret: string): string[] {
   const decoded = safeDecode(secret);
   const forms = new Set<string>();
@@ -135,16 +191,42 @@ function secretForms(secret: string): string[] {
     forms.add(value);
     forms.add(safeEncode(value));
     forms.add(safeEncodeUri(value));
-    forms.add(JSON.stringify(value).slice(1, -1));
-    forms.add(jsonAscii(value));
+    for (const json of [JSON.stringify(value).slice(1, -1), jsonAscii(value)]) {
+      forms.add(json);
+      forms.add(json.replace(/\//g, '\\/'));
+    }
+    for (const html of htmlForms(value)) forms.add(html);
     const base64 = Buffer.from(value, 'utf8').toString('base64');
     forms.add(base64);
     forms.add(base64.replace(/=+$/, ''));
     forms.add(Buffer.from(value, 'utf8').toString('base64url'));
   }
-  // Userinfo such as `user:password` is also sent as Basic credentials.
-  for (const part of decoded.split(':')) if (part !== decoded) forms.add(part);
   return [...forms];
+}
+
+/** HTML-escaped, with the usual spellings of `/` and `'` (the regex ignores case, so `&#X2F;` is covered too). */
+function htmlForms(value: string): string[] {
+  const base = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const forms: string[] = [];
+  for (const slash of ['/', '&#x2F;', '&#47;', '&sol;']) {
+    for (const quote of ["'", '&#39;', '&#x27;', '&apos;']) forms.push(base.replace(/\//g, slash).replace(/'/g, quote));
+  }
+  return forms;
+}
+
+const HTML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", sol: '/' };
+
+/** Undoes JSON `\\/` and `\\uXXXX`, HTML entities and percent-escapes, each where it parses. */
+function unescapeEchoes(text: string): string {
+  return text
+    .replace(/\\\//g, '/')
+    .replace(/\\u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    .replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]+);/gi, (entity, name: string) => {
+      const code = /^#x/i.test(name) ? Number.parseInt(name.slice(2), 16) : name.startsWith('#') ? Number(name.slice(1)) : undefined;
+      if (code === undefined) return HTML_ENTITIES[name.toLowerCase()] ?? entity;
+      return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    })
+    .replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => safeDecode(escapes));
 }
 
 function jsonAscii(value: string): string {

@@ -31,8 +31,10 @@ function echoHandler(req: IncomingMessage, res: ServerResponse): void {
     const path = req.url ?? '';
     const urlToken = path.replace(/^\/hooks\/[^/]+\//, '');
     let decoded = urlToken;
+    let decodedPath = path;
     try {
       decoded = decodeURIComponent(urlToken);
+      decodedPath = decodeURIComponent(path);
     } catch {
       /* keep the raw form */
     }
@@ -42,8 +44,15 @@ function echoHandler(req: IncomingMessage, res: ServerResponse): void {
       raw: urlToken,
       b64: Buffer.from(decoded).toString('base64'),
       url: `http://127.0.0.1${path}`,
+      // A router that drops the trailing slash and names the parts.
+      router: `no integration ${path.split('/')[2]} with token ${path.split('/').slice(3).filter(Boolean).join('/')}`,
+      // base64 of the whole request path, as a request id might be.
+      request: Buffer.from(path).toString('base64'),
     });
     const plain = `token=${decoded} url=${origin}${path} b64=${Buffer.from(urlToken).toString('base64')}`;
+    // PHP's json_encode escapes "/" as "\/"; an HTML error page escapes "/" as "&#x2F;".
+    const php = JSON.stringify({ success: false, error: `bad token ${decoded}` }).replace(/\//g, '\\/');
+    const html = `<p>Not found: ${decodedPath.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\//g, '&#x2F;')}</p>`;
     const echoHeaders = {
       location: `${origin}${path}`,
       'content-location': `${origin}${path}?again=1`,
@@ -69,6 +78,10 @@ function echoHandler(req: IncomingMessage, res: ServerResponse): void {
         return reply(400, echoHeaders, echoBody);
       case '401':
         return reply(401, echoHeaders, plain);
+      case '403':
+        return reply(403, {}, php);
+      case '404':
+        return reply(404, { 'content-type': 'text/html' }, html);
       case '429':
         return reply(
           429,
@@ -104,8 +117,8 @@ afterAll(async () => {
   await authProxy.close();
 });
 
-/** Tokens as they appear in the webhook URL: URL-safe with `/+=%2F`, percent-encoded unicode, very long. */
-const urlToken = fc
+/** Tokens as they appear in the webhook URL: URL-safe with `/+=%2F`, percent-encoded unicode, very long, or very short. */
+const longToken = fc
   .oneof(
     fc.stringMatching(/^[A-Za-z0-9/+=._~-]{0,40}$/),
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).map((s) => encodeURIComponent(s)),
@@ -118,21 +131,64 @@ const urlToken = fc
   .chain((t) => fc.stringMatching(/^[A-Za-z0-9]{10}$/).map((core) => `${t.replace(/^\/+|\/+$/g, '')}Zq${core}`.replace(/\/{2,}/g, '/')))
   .filter((t) => !t.includes('?') && !t.includes('#'));
 
-function forms(token: string): string[] {
-  let decoded = token;
+/** Tokens of 1–5 characters (or with a part that short), which cannot be masked inside text: echoes holding them are dropped. */
+const shortToken = fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9+=._~-]{1,5}$/),
+  fc.tuple(fc.stringMatching(/^[A-Za-z0-9]{1,5}$/), fc.stringMatching(/^[A-Za-z0-9]{8,16}$/)).map(([a, b]) => `${a}/${b}`),
+);
+
+/** The token, and whether the webhook ends with a "/" after it. */
+const urlToken = fc.tuple(fc.oneof(longToken, shortToken), fc.boolean());
+
+/** Every form of the token (and of its parts) the echo server may send back, at least 6 characters long. */
+function forms(token: string, path: string): string[] {
+  const parts = [token, ...token.split('/').filter(Boolean)];
+  const out = new Set<string>([Buffer.from(path).toString('base64'), Buffer.from(path).toString('base64').replace(/=+$/, '')]);
+  for (const part of parts) {
+    let decoded = part;
+    try {
+      decoded = decodeURIComponent(part);
+    } catch {
+      /* raw only */
+    }
+    for (const s of [part, decoded, `hook-id/${part}`]) {
+      out.add(s);
+      out.add(encodeURIComponent(s));
+      out.add(Buffer.from(s).toString('base64'));
+      out.add(Buffer.from(s).toString('base64url'));
+      out.add(JSON.stringify(s).slice(1, -1).replace(/\//g, '\\/'));
+      out.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\//g, '&#x2F;'));
+    }
+  }
+  return [...out].filter((form) => form.length >= 6);
+}
+
+/**
+ * The token in the contexts the echo server puts it in. Checked for every token,
+ * whatever its length: a short one cannot be masked, so the echo holding it must
+ * have been dropped whole.
+ */
+function echoes(token: string, slash: string): string[] {
+  const urlToken = `${token}${slash}`;
+  let decoded = urlToken;
   try {
-    decoded = decodeURIComponent(token);
+    decoded = decodeURIComponent(urlToken);
   } catch {
     /* raw only */
   }
-  const out = new Set<string>();
-  for (const s of [token, decoded, `hook-id/${token}`]) {
-    out.add(s);
-    out.add(encodeURIComponent(s));
-    out.add(Buffer.from(s).toString('base64'));
-    out.add(Buffer.from(s).toString('base64url'));
-  }
-  return [...out];
+  const json = (s: string) => JSON.stringify(s).slice(1, -1);
+  return [
+    `bad token ${json(decoded)}`,
+    `bad token ${json(decoded).replace(/\//g, '\\/')}`,
+    `token=${decoded}`,
+    `"raw":"${json(urlToken)}`,
+    `with token ${json(token.split('/').filter(Boolean).join('/'))}`,
+    `no integration hook-id`,
+    `&#x2F;${decoded.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\//g, '&#x2F;')}`,
+    `session=${urlToken}`,
+    `realm="${urlToken}`,
+    `3600 seconds ${json(decoded)}`,
+  ];
 }
 
 function printed(value: unknown): string[] {
@@ -160,8 +216,8 @@ async function caught(run: () => unknown): Promise<unknown> {
 describe('no secret in anything printable', () => {
   it('holds for arbitrary tokens on every failure path', async () => {
     await fc.assert(
-      fc.asyncProperty(urlToken, async (token) => {
-        const webhook = `${origin}/hooks/hook-id/${token}`;
+      fc.asyncProperty(urlToken, async ([token, trailingSlash]) => {
+        const webhook = `${origin}/hooks/hook-id/${token}${trailingSlash ? '/' : ''}`;
         const logs: unknown[] = [];
         const logger = { warn: (message: string, data?: Record<string, unknown>) => logs.push(message, data) };
         const seen: unknown[] = [];
@@ -176,7 +232,7 @@ describe('no secret in anything printable', () => {
           seen.push(await caught(() => make(config).send(null, 'hello')));
         };
 
-        for (const scenario of ['302', '400', '401', '429']) await send({ headers: { 'x-scenario': scenario } });
+        for (const scenario of ['302', '400', '401', '403', '404', '429']) await send({ headers: { 'x-scenario': scenario } });
         // 5xx with one retry, so the logger is called.
         await send({ headers: { 'x-scenario': '503' }, retry: { retries: 1, min_delay: 0.001, jitter: false } });
         // http_errors: false returns the answer instead: the result object must be clean too.
@@ -216,14 +272,15 @@ describe('no secret in anything printable', () => {
 
         const everything = [...seen.flatMap(printed), ...logs.flatMap(printed)].join('\n');
         expect(seen.filter((s) => s instanceof ChatNotifierError).length).toBeGreaterThanOrEqual(15);
-        for (const form of forms(token)) {
-          if (everything.includes(form)) {
-            const at = everything.indexOf(form);
-            throw new Error(`leaked ${JSON.stringify(form)} in: …${everything.slice(Math.max(0, at - 300), at + form.length + 50)}…`);
-          }
-        }
+        const leaked = (form: string) => {
+          const at = everything.indexOf(form);
+          if (at >= 0) throw new Error(`leaked ${JSON.stringify(form)} in: …${everything.slice(Math.max(0, at - 300), at + form.length + 50)}…`);
+        };
+        const slash = trailingSlash ? '/' : '';
+        for (const form of forms(token, `/hooks/hook-id/${token}${slash}`)) leaked(form);
+        for (const echo of echoes(token, slash)) leaked(echo);
       }),
-      { numRuns: 25 },
+      { numRuns: 40 },
     );
   }, 120_000);
 });

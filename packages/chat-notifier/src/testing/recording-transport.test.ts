@@ -21,7 +21,7 @@ describe('RecordingTransport', () => {
     const transport: RecordingTransport = new RecordingTransport((request): ChatHttpResponse =>
       transport.requests.length === 1 ? { status: 503, headers: { 'retry-after': '0' }, body: '' } : { status: 200, headers: {}, body: request.body },
     );
-    const channel = new ChatChannel({ webhook: 'https://chat.example.com/hooks/a/b' }, { transport });
+    const channel = new ChatChannel({ webhook: 'https://chat.example.com/hooks/hook-id-1/tok3n-value' }, { transport }); // realistic id and token: an echo holding a 1–5 character secret is dropped whole
     const result = await channel.send(null, 'again');
     expect(result.attempts).toBe(2);
     expect(result.body).toBe('{"text":"again"}');
