@@ -37,6 +37,7 @@ const schema = z.object({
   maxBackpressure: bytes('maxBackpressure', 1024, 2 ** 31 - 1),
   maxRequestSize: bytes('maxRequestSize', 1, 2 ** 31 - 1),
   maxRequestHeadSize: bytes('maxRequestHeadSize', 256, 512 * 1024),
+  reusePort: z.boolean({ error: 'reusePort must be a boolean' }).optional(),
   allowFallback: z.boolean({ error: 'allowFallback must be a boolean' }).optional(),
 });
 

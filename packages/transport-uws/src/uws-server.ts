@@ -54,6 +54,12 @@ export interface UwsServerOptions {
    * first of each kind at once, then at most one per kind a minute.
    */
   onError?: TransportErrorHandler;
+  /**
+   * Let other sockets listen on the same port too (SO_REUSEPORT): the kernel then spreads new
+   * connections over them, e.g. over worker threads of one server. Default false: a second server
+   * started on a port in use fails to listen, instead of silently taking a share of its clients.
+   */
+  reusePort?: boolean;
   /** Accept uWebSockets.js's slow JavaScript emulation. Default false. */
   allowFallback?: boolean;
   /** Use this uWS module instead of loading `uWebSockets.js`. */
@@ -70,6 +76,18 @@ export interface UwsServer {
   stopListening(): void;
   /** HTTP requests being answered right now. */
   readonly inFlightRequests: number;
+}
+
+/** uSockets' listen options: its default sets SO_REUSEPORT; "exclusive" does not. */
+const LISTEN_DEFAULT = 0;
+const LISTEN_EXCLUSIVE_PORT = 1;
+
+/**
+ * `app.listen(host, port, options, cb)`: the native addon takes listen options after the host and
+ * port, though uWS's type declarations only declare them without a host.
+ */
+function listenWithOptions(app: TemplatedApp, host: string, port: number, listenOptions: number, cb: (socket: us_listen_socket | false) => void): void {
+  (app.listen as unknown as (host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void) => void)(host, port, listenOptions, cb);
 }
 
 /** A port that is free on `host` right now, picked by the OS. */
@@ -147,7 +165,7 @@ export async function createUwsServer(options: UwsServerOptions): Promise<UwsSer
       const host = options.host ?? '0.0.0.0';
       const listenOn = (chosen: number) =>
         new Promise<number | undefined>((resolve) => {
-          app.listen(host, chosen, (socket) => {
+          listenWithOptions(app, host, chosen, options.reusePort ? LISTEN_DEFAULT : LISTEN_EXCLUSIVE_PORT, (socket) => {
             if (!socket) return resolve(undefined);
             listenSocket = socket;
             port = uws.us_socket_local_port(socket);
