@@ -260,7 +260,8 @@ export function isUrlKey(key: string): boolean {
   return /url$/i.test(key);
 }
 
-const minimumSecretLength = 4;
+/** Shorter values are not treated as secrets by the last guard: cutting them would cut ordinary words. */
+export const minimumSecretLength = 4;
 
 function addUrlSecrets(url: string, into: Set<string>): void {
   try {
