@@ -108,13 +108,14 @@ describe('realtime-server config print', () => {
     const { code, stdout, stderr } = await run(['config', 'print', '--config', file('print.yaml', goodYaml), '--format', 'json'], { REDIS_URL: `redis://:${redisPassword}x@127.0.0.1:6390/0`, REALTIME_HOST: '127.0.0.1' });
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     for (const secret of [appSecret, redisPassword]) expect(stdout).not.toContain(secret);
-    const printed = JSON.parse(stdout) as { file: string; config: Record<string, any>; sources: Record<string, string> };
+    type Printed = { file: string; config: { servers: Record<string, object>; applications: { webhooks: object[] }[]; redis: object; scaling: object }; sources: Record<string, string> };
+    const printed = JSON.parse(stdout) as Printed;
     expect(printed.file).toMatch(/print\.yaml$/);
-    expect(printed.config['servers'].main).toMatchObject({ host: '127.0.0.1', port: 6001, path: '' });
-    expect(printed.config['applications'][0]).toMatchObject({ id: '1', key: 'app-key', secret: '[redacted]', max_connections: 100 });
-    expect(printed.config['applications'][0].webhooks[0]).toEqual({ url: 'https://hooks.example/in?token=[redacted]', headers: { Authorization: '[redacted]' } });
-    expect(printed.config['redis']).toMatchObject({ host: '127.0.0.1', password: '[redacted]' });
-    expect(printed.config['scaling']).toMatchObject({ enabled: true, server: { url: 'redis://:[redacted]@127.0.0.1:6390/0' } });
+    expect(printed.config.servers['main']).toMatchObject({ host: '127.0.0.1', port: 6001, path: '' });
+    expect(printed.config.applications[0]).toMatchObject({ id: '1', key: 'app-key', secret: '[redacted]', max_connections: 100 });
+    expect(printed.config.applications[0]!.webhooks[0]).toEqual({ url: 'https://hooks.example/in?token=[redacted]', headers: { Authorization: '[redacted]' } });
+    expect(printed.config.redis).toMatchObject({ host: '127.0.0.1', password: '[redacted]' });
+    expect(printed.config.scaling).toMatchObject({ enabled: true, server: { url: 'redis://:[redacted]@127.0.0.1:6390/0' } });
     expect(printed.sources).toMatchObject({
       default: 'default',
       'servers.main.host': 'env (REALTIME_HOST)',

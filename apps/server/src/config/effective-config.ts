@@ -4,8 +4,6 @@ import { mask, maskSecrets, secretGuard } from './mask-secrets.js';
 import { secretsInValue } from './safe-config-errors.js';
 import { configSources, describeSource, formatKeyPath, type KeyPath } from './sources.js';
 
-export type PrintFormat = 'json' | 'yaml';
-
 /** The validated configuration as `config print` shows it: secrets masked, a source for every value. */
 export interface EffectiveConfig {
   file: string | null;

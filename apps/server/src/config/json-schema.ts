@@ -3,7 +3,7 @@ import { describeKey } from './schema-descriptions.js';
 import { configSchema } from './schema.js';
 
 /** Where the published schema can be fetched without installing the package. */
-export const configSchemaId = 'https://cdn.jsdelivr.net/npm/@org/realtime-server/config.schema.json';
+const configSchemaId = 'https://cdn.jsdelivr.net/npm/@org/realtime-server/config.schema.json';
 
 type JsonSchema = Record<string, unknown>;
 

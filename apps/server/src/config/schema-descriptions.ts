@@ -4,7 +4,7 @@
  * any array entry. `scaling.server.*` and `rate_limiter.redis.*` fall back to
  * `redis.*`. A test fails when a key of the schema has no description here.
  */
-export const schemaDescriptions: Readonly<Record<string, string>> = {
+const schemaDescriptions: Readonly<Record<string, string>> = {
   $schema: 'The JSON Schema of this file, for editors; the server ignores it.',
   default: 'The name of the server (under `servers`) to run. Default: main.',
   servers: 'Servers by name; the one named by `default` is run.',

@@ -21,7 +21,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * A value printed on one line: a scalar, an array of scalars (such as
  * `allowed_origins`), or an empty object or array.
  */
-export function isLeaf(value: unknown): boolean {
+function isLeaf(value: unknown): boolean {
   if (Array.isArray(value)) return value.every((item) => typeof item !== 'object' || item === null);
   if (isPlainObject(value)) return Object.keys(value).length === 0;
   return true;
