@@ -56,7 +56,7 @@ const ATTACHMENT_FIELDS: Record<string, RegExp> = {
   pretext: /^pretext$/,
   color: /^color$/,
   field: /^fields\[\d+\]\.(title|value|short)$/,
-  fields: /^fields(\[\d+\](\.(title|value|short))?)?$/,
+  fields: /^fields(\[\d+\](\..+)?)?$/s, // an unknown key in an entry is named: fields[0].shrot
   thumb: /^thumb_url$/,
   image: /^image_url$/,
   audio: /^audio_url$/,

@@ -1,25 +1,10 @@
-import { describe, normalizeColor } from './colors.js';
-import { InvalidChatPayload } from './errors.js';
+import { normalizeColor } from './colors.js';
 import type { ChatAttachmentPayload, ChatField } from './payload.js';
 import { toIsoTimestamp } from './timestamp.js';
-import { assertBoolean, assertFieldTitle, assertString, assertUrl, fieldValueToString } from './validate-payload.js';
+import { checkBoolean, checkString, checkUrl, normalizeAttachment, normalizeField, normalizeFields } from './validate-payload.js';
 
-/** Attachment keys Rocket.Chat knows that have no setter of their own; merge() copies them as given. */
-const PASS_THROUGH_KEYS = new Set([
-  'image_dimensions',
-  'image_preview',
-  'image_type',
-  'image_size',
-  'audio_type',
-  'audio_size',
-  'video_type',
-  'video_size',
-  'actions',
-  'button_alignment',
-  'mrkdwn_in',
-  'footer',
-  'description',
-]);
+/** Global, so an attachment built by another copy of this package (the CJS build next to the ESM one) is recognised. */
+const kChatAttachment = Symbol.for('@org/chat-notifier.attachment');
 
 /**
  * The array form of an attachment: Rocket.Chat's field names, with two
@@ -36,9 +21,15 @@ export type ChatAttachmentData = Omit<ChatAttachmentPayload, 'ts'> & { ts?: stri
  */
 export class ChatAttachment {
   readonly #data: ChatAttachmentPayload = {};
+  readonly [kChatAttachment] = true;
 
   static create(data?: ChatAttachmentData): ChatAttachment {
     return new ChatAttachment(data);
+  }
+
+  /** True for a ChatAttachment from any copy of this package (`instanceof` only knows its own copy). */
+  static isAttachment(value: unknown): value is ChatAttachment {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kChatAttachment] === true;
   }
 
   constructor(data?: ChatAttachmentData) {
@@ -47,84 +38,31 @@ export class ChatAttachment {
 
   /**
    * Copies the object form (Rocket.Chat's field names) onto this builder, each
-   * key through its setter's check. Unknown keys are refused (a typo such as
-   * `image` for `image_url` would otherwise be posted and ignored). All or nothing.
+   * key through the same rule its setter and the plain-payload check use.
+   * Unknown keys are refused (a typo such as `image` for `image_url` would
+   * otherwise be posted and ignored), in `fields` entries too. All or nothing.
    */
   merge(data: ChatAttachmentData): this {
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-      throw new InvalidChatPayload('attachment', 'expected an object with Rocket.Chat attachment fields');
-    }
-    const staged = new ChatAttachment();
-    for (const [key, value] of Object.entries(data)) {
-      if (value === undefined) continue;
-      staged.#set(key, value);
-    }
-    for (const [key, value] of Object.entries(staged.#data)) if (value !== undefined) this.#data[key] = value;
+    const checked = normalizeAttachment(data);
+    for (const [key, value] of Object.entries(checked)) this.#data[key] = value;
     return this;
   }
 
-  #set(key: string, value: unknown): void {
-    switch (key) {
-      case 'title':
-      case 'text':
-      case 'pretext':
-      case 'author_name':
-        assertString(value, key);
-        this.#data[key] = value;
-        return;
-      case 'color':
-        this.color(value as string);
-        return;
-      case 'ts':
-        this.timestamp(value as number | Date | string);
-        return;
-      case 'fields':
-        this.fields(value as ChatField[]);
-        return;
-      case 'collapsed':
-      case 'title_link_download':
-        assertBoolean(value, key);
-        this.#data[key] = value;
-        return;
-      case 'title_link':
-      case 'thumb_url':
-      case 'image_url':
-      case 'audio_url':
-      case 'video_url':
-      case 'author_link':
-      case 'author_icon':
-      case 'message_link':
-        assertUrl(value, key);
-        this.#data[key] = value;
-        return;
-      default:
-        if (!PASS_THROUGH_KEYS.has(key)) {
-          throw new InvalidChatPayload(
-            key === '' ? 'attachment' : key,
-            `${describe(key)} is not a Rocket.Chat attachment field (see the ChatAttachmentPayload type for the known ones)`,
-          );
-        }
-        this.#data[key] = value;
-    }
-  }
-
   title(text: string, link?: string): this {
-    assertString(text, 'title');
-    if (link !== undefined) assertUrl(link, 'title_link');
+    checkString(text, 'title');
+    if (link !== undefined) checkUrl(link, 'title_link');
     this.#data.title = text;
     if (link !== undefined) this.#data.title_link = link;
     return this;
   }
 
   text(text: string): this {
-    assertString(text, 'text');
-    this.#data.text = text;
+    this.#data.text = checkString(text, 'text');
     return this;
   }
 
   pretext(text: string): this {
-    assertString(text, 'pretext');
-    this.#data.pretext = text;
+    this.#data.pretext = checkString(text, 'pretext');
     return this;
   }
 
@@ -141,22 +79,14 @@ export class ChatAttachment {
    */
   field(title: string, value: string | number | boolean, short = false): this {
     const index = this.#data.fields?.length ?? 0;
-    const entry = checkField({ title, value, short }, index);
+    const entry = normalizeField({ title, value, short }, `fields[${index}]`);
     (this.#data.fields ??= []).push(entry);
     return this;
   }
 
   /** Replaces all fields (all checked first; nothing changes if one is refused). */
   fields(fields: readonly ChatField[]): this {
-    if (!Array.isArray(fields)) throw new InvalidChatPayload('fields', `expected an array of { title, value, short? }, got ${describe(fields)}`);
-    const checked = fields.map((f: unknown, index) => {
-      if (typeof f !== 'object' || f === null || Array.isArray(f)) {
-        throw new InvalidChatPayload(`fields[${index}]`, `expected { title, value, short? }, got ${describe(f)}`);
-      }
-      const { title, value, short } = f as Partial<ChatField>;
-      return checkField({ title, value, short: short ?? false }, index);
-    });
-    this.#data.fields = checked;
+    this.#data.fields = normalizeFields(fields, 'fields');
     return this;
   }
 
@@ -177,9 +107,9 @@ export class ChatAttachment {
   }
 
   author(name: string, link?: string, icon?: string): this {
-    assertString(name, 'author_name');
-    if (link !== undefined) assertUrl(link, 'author_link');
-    if (icon !== undefined) assertUrl(icon, 'author_icon');
+    checkString(name, 'author_name');
+    if (link !== undefined) checkUrl(link, 'author_link');
+    if (icon !== undefined) checkUrl(icon, 'author_icon');
     this.#data.author_name = name;
     if (link !== undefined) this.#data.author_link = link;
     if (icon !== undefined) this.#data.author_icon = icon;
@@ -198,14 +128,12 @@ export class ChatAttachment {
   }
 
   collapsed(collapsed = true): this {
-    assertBoolean(collapsed, 'collapsed');
-    this.#data.collapsed = collapsed;
+    this.#data.collapsed = checkBoolean(collapsed, 'collapsed');
     return this;
   }
 
   #url(key: 'thumb_url' | 'image_url' | 'audio_url' | 'video_url' | 'message_link', url: unknown): this {
-    assertUrl(url, key);
-    this.#data[key] = url;
+    this.#data[key] = checkUrl(url, key);
     return this;
   }
 
@@ -217,13 +145,6 @@ export class ChatAttachment {
   toJSON(): ChatAttachmentPayload {
     return this.toArray();
   }
-}
-
-function checkField(field: { title: unknown; value: unknown; short: unknown }, index: number): ChatField {
-  assertFieldTitle(field.title, `fields[${index}].title`);
-  const value = fieldValueToString(field.value, `fields[${index}].value`);
-  assertBoolean(field.short, `fields[${index}].short`);
-  return { short: field.short, title: field.title, value };
 }
 
 /** Drops undefined, null, '' and [] (but keeps false and 0, which carry meaning). */

@@ -1,7 +1,8 @@
 import { ChatAttachment, omitEmpty, type ChatAttachmentData } from './chat-attachment.js';
+import { describe } from './colors.js';
 import { InvalidChatPayload } from './errors.js';
 import type { ChatAttachmentPayload, ChatPayload } from './payload.js';
-import { assertEmoji, assertString, assertUrl } from './validate-payload.js';
+import { checkEmoji, checkMessageId, checkString, checkUrl } from './validate-payload.js';
 
 export type AttachmentInput = ChatAttachment | ChatAttachmentData | ((attachment: ChatAttachment) => unknown);
 
@@ -18,7 +19,7 @@ export class ChatMessage {
   #avatar: string | undefined;
   #emoji: string | undefined;
   #thread: string | undefined;
-  readonly #attachments: ChatAttachment[] = [];
+  readonly #attachments: Array<{ toArray(): ChatAttachmentPayload }> = [];
 
   static create(text?: string): ChatMessage {
     return new ChatMessage(text);
@@ -29,54 +30,53 @@ export class ChatMessage {
   }
 
   text(text: string): this {
-    assertString(text, 'text');
-    this.#text = text;
+    this.#text = checkString(text, 'text');
     return this;
   }
 
   /** Display name shown instead of the integration's; sent as Rocket.Chat's `alias`. */
   username(name: string): this {
-    assertString(name, 'alias');
-    this.#username = name;
+    this.#username = checkString(name, 'alias');
     return this;
   }
 
   /** Absolute http(s) URL of an avatar image. */
   avatar(url: string): this {
-    assertUrl(url, 'avatar');
-    this.#avatar = url;
+    this.#avatar = checkUrl(url, 'avatar');
     return this;
   }
 
   /** An emoji shortcode such as `:rocket:` (used only when no avatar is set). */
   emoji(emoji: string): this {
-    assertEmoji(emoji, 'emoji');
-    this.#emoji = emoji;
+    this.#emoji = checkEmoji(emoji, 'emoji');
     return this;
   }
 
   /** Posts into the thread of this message id (`tmid`). */
   thread(messageId: string): this {
-    assertString(messageId, 'tmid');
-    if (messageId.trim() === '') throw new InvalidChatPayload('tmid', 'expected a message id, got ""');
-    this.#thread = messageId;
+    this.#thread = checkMessageId(messageId, 'tmid');
     return this;
   }
 
-  /** Adds an attachment: a builder callback, a ChatAttachment, or the array form. May be called several times. */
+  /**
+   * Adds an attachment: a builder callback, a ChatAttachment (from any copy of
+   * this package), or the object form (a plain object). Anything else, such as
+   * an instance of some other class, is refused rather than silently posted empty.
+   * May be called several times.
+   */
   attachment(input: AttachmentInput): this {
     if (typeof input === 'function') {
       const attachment = new ChatAttachment();
       input(attachment);
       this.#attachments.push(attachment);
-    } else if (input instanceof ChatAttachment) {
+    } else if (ChatAttachment.isAttachment(input)) {
       this.#attachments.push(input);
-    } else if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
+    } else if (isPlainObject(input)) {
       this.#attachments.push(new ChatAttachment(input));
     } else {
       throw new InvalidChatPayload(
         `attachments[${this.#attachments.length}]`,
-        'expected a callback, a ChatAttachment or an attachment object',
+        `expected a callback, a ChatAttachment or a plain attachment object, got ${describe(input)}`,
       );
     }
     return this;
@@ -117,4 +117,11 @@ export class ChatMessage {
   toJSON(): ChatPayload {
     return this.toArray();
   }
+}
+
+function isPlainObject(value: unknown): value is ChatAttachmentData {
+  if (typeof value !== 'object' || value === null) return false;
+  // Object.prototype of any realm (its own prototype is null), or no prototype at all.
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }

@@ -32,8 +32,8 @@ export function preparePayload(target: ChatTarget | null | undefined, content: C
     );
   }
 
-  validateChatPayload(payload);
-  const body = JSON.stringify(payload);
+  const checked = validateChatPayload(payload); // normalised: what the builders would have produced
+  const body = JSON.stringify(checked);
   const bytes = Buffer.byteLength(body);
   if (bytes > options.max_payload_bytes) {
     throw new InvalidChatPayload(
@@ -41,7 +41,7 @@ export function preparePayload(target: ChatTarget | null | undefined, content: C
       `the payload is ${bytes} bytes, over the limit of ${options.max_payload_bytes} (max_payload_bytes of instance "${options.instance}")`,
     );
   }
-  return { payload, body };
+  return { payload: checked, body };
 }
 
 function copyTarget(target: ChatTarget): string | string[] {

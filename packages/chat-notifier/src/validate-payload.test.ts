@@ -38,7 +38,11 @@ describe('validateChatPayload', () => {
     expect(errorOf({ attachments: [{ fields: [{ title: 't', value: 'ok' }, { title: 't', value: '' }] }] }).field).toBe(
       'attachments[0].fields[1].value',
     );
-    expect(errorOf({ attachments: [{ fields: [{ title: 't', value: 0 }] }] }).message).toMatch(/send "0" as a string/);
+    // 0 and false are posted as strings (Rocket.Chat rejects falsy values), exactly as the builders do.
+    expect(validateChatPayload({ attachments: [{ fields: [{ title: 't', value: 0 }, { title: 'f', value: false }] }] }).attachments?.[0]?.fields).toEqual([
+      { short: false, title: 't', value: '0' },
+      { short: false, title: 'f', value: 'false' },
+    ]);
     expect(errorOf({ attachments: [{ fields: [{ title: 't', value: 'v', short: 'yes' }] }] }).field).toBe(
       'attachments[0].fields[0].short',
     );

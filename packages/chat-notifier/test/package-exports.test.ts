@@ -26,4 +26,12 @@ describe.runIf(built)('published entry points', () => {
       expect(typeof mod.RecordingTransport).toBe('function');
     }
   });
+
+  it('an attachment built with the CJS build is kept by the ESM ChatMessage (dual package)', async () => {
+    const esm = (await import(`${dist}index.js`)) as typeof import('../src/index.js');
+    const cjs = createRequire(import.meta.url)(`${dist}index.cjs`) as typeof import('../src/index.js');
+    const attachment = cjs.ChatAttachment.create().title('Deploy failed').color('danger');
+    const message = esm.ChatMessage.create('see attachment').attachment(attachment);
+    expect(message.toArray().attachments).toEqual([{ title: 'Deploy failed', color: '#D30230' }]);
+  });
 });
