@@ -153,7 +153,7 @@ describe('attachments from another copy of the package', () => {
   it('a ChatAttachment from a second copy of the module is kept, not silently dropped', async () => {
     // A second instance of the module, as the CJS build is next to the ESM one.
     // @ts-expect-error -- the query is for Vite, which loads the module a second time; TypeScript knows no such file.
-    const other = (await import('./chat-attachment.js?second-copy')) as typeof import('./chat-attachment.js');
+    const other = (await import('./chat-attachment.js?second-copy')) as { ChatAttachment: typeof ChatAttachment };
     expect(other.ChatAttachment).not.toBe(ChatAttachment);
     const foreign = other.ChatAttachment.create().title('Deploy failed').color('danger').field('Env', 'prod');
     expect(foreign instanceof ChatAttachment).toBe(false);

@@ -11,7 +11,7 @@ import { isAbsoluteHttpUrl } from './url.js';
  * InvalidChatPayload naming `field`, and returns what is posted (a named colour
  * as hex, a timestamp as ISO-8601, a field value as a string).
  */
-export type PayloadRule = (value: unknown, field: string) => unknown;
+type PayloadRule = (value: unknown, field: string) => unknown;
 
 const EMOJI = /^:[^:\s]+:$/;
 
@@ -44,7 +44,7 @@ export function checkMessageId(value: unknown, field: string): string {
 }
 
 /** Rocket.Chat requires field titles to be truthy ("Invalid attachment field, title and value is required"). */
-export function checkFieldTitle(value: unknown, field: string): string {
+function checkFieldTitle(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new InvalidChatPayload(field, `must be a non-empty string, got ${describe(value)}`);
   }
@@ -55,7 +55,7 @@ export function checkFieldTitle(value: unknown, field: string): string {
  * A field value: a non-blank string, a finite number or a boolean, posted as a
  * string, because Rocket.Chat rejects the falsy values 0 and false.
  */
-export function fieldValueToString(value: unknown, field: string): string {
+function fieldValueToString(value: unknown, field: string): string {
   if (typeof value === 'string' && value.trim() !== '') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'boolean') return String(value);
@@ -84,7 +84,7 @@ export function normalizeFields(value: unknown, field: string): ChatField[] {
 const passThrough: PayloadRule = (value) => value;
 
 /** Every attachment key Rocket.Chat knows, with its rule. Keys without a setter of their own are passed through as given. */
-export const ATTACHMENT_RULES: Readonly<Record<string, PayloadRule>> = Object.freeze({
+const ATTACHMENT_RULES: Readonly<Record<string, PayloadRule>> = Object.freeze({
   title: checkString,
   text: checkString,
   pretext: checkString,
@@ -115,7 +115,7 @@ export const ATTACHMENT_RULES: Readonly<Record<string, PayloadRule>> = Object.fr
 });
 
 /** The message keys with a rule; `channel`/`roomId` are routes, and other keys pass through. */
-export const MESSAGE_RULES: Readonly<Record<string, PayloadRule>> = Object.freeze({
+const MESSAGE_RULES: Readonly<Record<string, PayloadRule>> = Object.freeze({
   text: checkString,
   alias: checkString,
   username: checkString,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type * as Api from '../src/index.js';
 
 // Runs against the built output (turbo builds before testing), so a broken exports map fails here.
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -28,8 +29,8 @@ describe.runIf(built)('published entry points', () => {
   });
 
   it('an attachment built with the CJS build is kept by the ESM ChatMessage (dual package)', async () => {
-    const esm = (await import(`${dist}index.js`)) as typeof import('../src/index.js');
-    const cjs = createRequire(import.meta.url)(`${dist}index.cjs`) as typeof import('../src/index.js');
+    const esm = (await import(`${dist}index.js`)) as typeof Api;
+    const cjs = createRequire(import.meta.url)(`${dist}index.cjs`) as typeof Api;
     const attachment = cjs.ChatAttachment.create().title('Deploy failed').color('danger');
     const message = esm.ChatMessage.create('see attachment').attachment(attachment);
     expect(message.toArray().attachments).toEqual([{ title: 'Deploy failed', color: '#D30230' }]);
