@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { createPrivateKey } from 'node:crypto';
 import { createStaticAppProvider, RealtimeServer, type App, type Scaler } from '@org/protocol';
 import { createPusherApiHandler, type PusherApiOptions, type RateLimitKind } from '@org/rest-api';
-import { createRateLimitedReporter, createUwsServer, type TlsOptions, type UwsServer } from '@org/transport-uws';
+import { createRateLimitedReporter, createUwsServer, type UwsServer } from '@org/transport-uws';
 import { createWebhooks } from '@org/webhooks';
 import type { Config } from './config/schema.js';
+import { checkTlsFiles } from './config/tls-files.js';
 import { toApp } from './config/to-apps.js';
 import type { Logging } from './logging.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -34,26 +33,6 @@ export interface Daemon {
   stopListening(): void;
   /** Stops accepting, tells clients to reconnect (4200), waits for in-flight HTTP, releases state. */
   stop(reason?: string): Promise<void>;
-}
-
-/** Fails early and clearly on unreadable certificate files or a key that does not decrypt. */
-async function checkTls(tls: NonNullable<Config['servers'][string]['options']['tls']>): Promise<TlsOptions> {
-  const read = async (key: string, file: string) => {
-    try {
-      return await readFile(file, 'utf8');
-    } catch (error) {
-      throw new Error(`servers.*.options.tls.${key}: cannot read ${file}: ${(error as Error).message}`);
-    }
-  };
-  const key = await read('key', tls.key);
-  await read('cert', tls.cert);
-  if (tls.ca) await read('ca', tls.ca);
-  try {
-    createPrivateKey({ key, ...(tls.passphrase ? { passphrase: tls.passphrase } : {}) });
-  } catch (error) {
-    throw new Error(`servers.*.options.tls.key: ${tls.key} is not a usable private key (wrong passphrase?): ${(error as Error).message}`);
-  }
-  return { certFile: tls.cert, keyFile: tls.key, passphrase: tls.passphrase, caFile: tls.ca };
 }
 
 /**
@@ -108,7 +87,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   // Every HTTP route (endpoints, health, metrics, preflights, 404/405) is answered from plain values on uWS.
   const api = createPusherApiHandler(apiOptions);
 
-  const tls = serverConfig.options.tls ? await checkTls(serverConfig.options.tls) : undefined;
+  const tls = serverConfig.options.tls ? await checkTlsFiles(serverConfig.options.tls) : undefined;
   // A bug hit on every frame must not flood the log: the first of each kind at once, then one a minute with a count.
   const logTransportError = createRateLimitedReporter({
     write: (error, where, suppressed) => log.error({ err: error, where, suppressed }, 'an exception escaped the engine into a transport callback; caught, the server keeps running'),
