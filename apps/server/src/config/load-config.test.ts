@@ -33,6 +33,28 @@ describe('loadConfig', () => {
     expect(app.pingInterval).toBe(40); // then the server
   });
 
+  it('refuses a default naming no server, and servers of the wrong type, instead of starting a plain server on 0.0.0.0:8080', async () => {
+    const typo = file('typo.json', JSON.stringify({ default: 'mian', servers: { main: { port: 16201 } } }));
+    for (const env of [{}, { REALTIME_PORT: '7000' }]) {
+      await expect(loadConfig({ file: typo, env })).rejects.toThrow('default: no server named "mian" in servers');
+    }
+    for (const servers of ['oops', null, { main: [16200] }]) {
+      const path = file('servers.json', JSON.stringify({ servers }));
+      for (const env of [{}, { REALTIME_HOST: '127.0.0.1' }]) await expect(loadConfig({ file: path, env })).rejects.toThrow(/invalid configuration:\n {2}- servers/);
+    }
+  });
+
+  it('makes the default server entry for an environment override only where the file has none', async () => {
+    const bare = file('bare.json', JSON.stringify({ default: 'edge' }));
+    const { config } = await loadConfig({ file: bare, env: { REALTIME_PORT: '7001' } });
+    expect(config.servers['edge']).toMatchObject({ port: 7001, host: '0.0.0.0' });
+  });
+
+  it('reads a JSON file that starts with a byte order mark', async () => {
+    const path = file('bom.json', `\uFEFF${JSON.stringify({ servers: { main: { port: 7002 } } })}`);
+    expect((await loadConfig({ file: path, env: {} })).config.servers['main']?.port).toBe(7002);
+  });
+
   it('names every invalid key and what was expected', async () => {
     const path = file('bad.json', JSON.stringify({ applications: [{ id: '1', key: 'k', max_connections: -1 }], servers: { main: { port: 'x' } }, logging: { nope: 1 } }));
     const error = await loadConfig({ file: path, env: {} }).catch((e: unknown) => e);

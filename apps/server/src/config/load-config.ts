@@ -16,6 +16,7 @@ import {
 } from './safe-config-errors.js';
 import { applicationSchema, configSchema, type Config } from './schema.js';
 import { maxYamlDepth, yamlTooDeep } from './yaml-depth.js';
+import { findDuplicateYamlKey } from './yaml-duplicate-keys.js';
 
 /**
  * A configuration problem, with every invalid key listed. The message never
@@ -64,11 +65,16 @@ function parseYamlConfig(file: string, text: string): unknown {
   const deep = yamlTooDeep(text);
   if (deep) throw new ConfigError(`config file ${file} is not accepted: at ${at(text, deep.offset, [])} collections nest deeper than ${maxYamlDepth} levels`);
   // logLevel 'error': the yaml package's warnings (process.emitWarning, on stderr) quote the text, e.g. a key made of a collection.
-  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
+  // uniqueKeys off: the package's own check is quadratic in a mapping's size; findDuplicateYamlKey is linear.
+  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
   const [error] = document.errors;
   if (error) {
     const offset = error.pos[0];
     throw new ConfigError(`config file ${file} is not valid YAML at ${at(text, offset, yamlPathAt(document.contents, offset))}: ${describeYamlProblem(error.code)}`);
+  }
+  const duplicate = findDuplicateYamlKey(document.contents);
+  if (duplicate) {
+    throw new ConfigError(`config file ${file} is not valid YAML at ${at(text, duplicate.offset, yamlPathAt(document.contents, duplicate.offset))}: ${describeYamlProblem('DUPLICATE_KEY')}`);
   }
   try {
     return document.toJS({ maxAliasCount: 100 });
@@ -80,7 +86,8 @@ function parseYamlConfig(file: string, text: string): unknown {
 
 function parseJsonConfig(file: string, text: string): unknown {
   try {
-    return JSON.parse(text);
+    // A byte order mark (Notepad, PowerShell 5 write one) is not JSON, but it is no error of the config either.
+    return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch {
     // V8's message quotes the text around the error; the position is found again without it.
     const found = findJsonSyntaxError(text);
@@ -115,6 +122,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * The default server's entry, for REALTIME_HOST/PORT/PATH to write into: made only where the file
+ * has none at all. A `servers` or server entry of the wrong type, or a `default` naming no server
+ * of a non-empty `servers`, is left for validation to refuse: replacing it with a fresh entry
+ * would start a server on 0.0.0.0:8080 in place of the one the file describes.
+ */
+function serverToOverride(raw: Record<string, unknown>, defaultName: string): Record<string, unknown> | undefined {
+  if (raw['servers'] === undefined) raw['servers'] = {};
+  const servers = raw['servers'];
+  if (!isRecord(servers)) return undefined;
+  const server = servers[defaultName];
+  if (isRecord(server)) return server;
+  if (server === undefined && Object.keys(servers).length === 0) return (servers[defaultName] = {});
+  return undefined;
+}
+
+/**
  * Environment overrides, applied on top of the file before validation:
  * REALTIME_HOST, REALTIME_PORT, REALTIME_PATH (default server);
  * REALTIME_APP_ID, REALTIME_APP_KEY, REALTIME_APP_SECRET (replace the app list with one app);
@@ -123,15 +146,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): EnvSources {
   const sources: EnvSources = new Map();
   const defaultName = typeof raw['default'] === 'string' ? raw['default'] : 'main';
-  const servers = isRecord(raw['servers']) ? raw['servers'] : (raw['servers'] = {});
-  const server = isRecord(servers[defaultName]) ? servers[defaultName] : (servers[defaultName] = {});
   const fromEnv = (target: Record<string, unknown>, key: string, path: string, name: string, value: unknown) => {
     target[key] = value;
     sources.set(path, name);
   };
-  if (env['REALTIME_HOST']) fromEnv(server, 'host', `servers.${defaultName}.host`, 'REALTIME_HOST', env['REALTIME_HOST']);
-  if (env['REALTIME_PORT']) fromEnv(server, 'port', `servers.${defaultName}.port`, 'REALTIME_PORT', Number(env['REALTIME_PORT']));
-  if (env['REALTIME_PATH'] !== undefined) fromEnv(server, 'path', `servers.${defaultName}.path`, 'REALTIME_PATH', env['REALTIME_PATH']);
+  const overridesServer = Boolean(env['REALTIME_HOST'] || env['REALTIME_PORT'] || env['REALTIME_PATH'] !== undefined);
+  const server = overridesServer ? serverToOverride(raw, defaultName) : undefined;
+  if (server && env['REALTIME_HOST']) fromEnv(server, 'host', `servers.${defaultName}.host`, 'REALTIME_HOST', env['REALTIME_HOST']);
+  if (server && env['REALTIME_PORT']) fromEnv(server, 'port', `servers.${defaultName}.port`, 'REALTIME_PORT', Number(env['REALTIME_PORT']));
+  if (server && env['REALTIME_PATH'] !== undefined) fromEnv(server, 'path', `servers.${defaultName}.path`, 'REALTIME_PATH', env['REALTIME_PATH']);
   if (env['REALTIME_APP_ID'] || env['REALTIME_APP_KEY'] || env['REALTIME_APP_SECRET']) {
     raw['applications'] = [{ id: env['REALTIME_APP_ID'], key: env['REALTIME_APP_KEY'], secret: env['REALTIME_APP_SECRET'] }];
     sources.set('applications.0.id', 'REALTIME_APP_ID').set('applications.0.key', 'REALTIME_APP_KEY').set('applications.0.secret', 'REALTIME_APP_SECRET');
