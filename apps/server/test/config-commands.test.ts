@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makeTestCertificate } from './helpers/tls-certificate.js';
 
 /** The package's bin, as users run it (it imports the built dist/bin.js). */
 const bin = fileURLToPath(new URL('../bin/realtime-server.js', import.meta.url));
@@ -81,20 +81,39 @@ describe('realtime-server config check', () => {
 
   it('reads the TLS files and decrypts the key as start-up does, and says which is wrong without the passphrase', async () => {
     const passphrase = 'tls-Passphrase-9f3';
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem', cipher: 'aes-128-cbc', passphrase }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-    const key = file('key.pem', privateKey);
+    const certificate = makeTestCertificate();
+    const key = file('key.pem', certificate.encryptedKey(passphrase));
+    const cert = file('cert.pem', certificate.cert);
     const tlsConfig = (tls: object) => file('tls.json', JSON.stringify({ servers: { main: { options: { tls } } } }));
-    const good = await run(['config', 'check', '--config', tlsConfig({ cert: key, key, passphrase })]);
+    const good = await run(['config', 'check', '--config', tlsConfig({ cert, key, passphrase })]);
     expect(good.code).toBe(0);
     expect(good.stdout).toContain('with TLS (files read, key usable)');
-    const wrong = await run(['config', 'check', '--config', tlsConfig({ cert: key, key, passphrase: 'not-the-passphrase' })]);
+    const wrong = await run(['config', 'check', '--config', tlsConfig({ cert, key, passphrase: 'not-the-passphrase' })]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(`servers.*.options.tls.key: ${key} is not a usable private key (wrong passphrase?)`);
     expect(wrong.stderr).not.toContain('not-the-passphrase');
     const missing = await run(['config', 'check', '--config', tlsConfig({ cert: join(dir, 'missing.pem'), key })]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`servers.*.options.tls.cert: cannot read ${join(dir, 'missing.pem')}`);
-  });
+
+    // What start-up refuses once uWS builds the TLS context: not a certificate, or one for another key, or a bad CA file.
+    const otherKey = file('other.pem', makeTestCertificate().key);
+    const cases = [
+      [{ cert: key, key, passphrase }, `servers.*.options.tls.cert: ${key} is not a PEM certificate`],
+      [{ cert, key: otherKey }, `servers.*.options.tls.cert: ${cert} does not go with the key ${otherKey}`],
+      [{ cert, key, passphrase, ca: key }, `servers.*.options.tls.ca: ${key} is not a PEM certificate`],
+    ] as const;
+    for (const [tls, message] of cases) {
+      const config = tlsConfig(tls);
+      const check = await run(['config', 'check', '--config', config]);
+      expect(check.code).toBe(1);
+      expect(check.stderr).toContain(message);
+      expect(check.stderr).not.toContain(passphrase);
+      const start = await run(['server', '--config', config, '--host', '127.0.0.1', '--port', '0']);
+      expect({ code: start.code, stderr: start.stderr }).toEqual({ code: check.code, stderr: check.stderr });
+    }
+    // Nine processes of the daemon, started one after another.
+  }, 60_000);
 
   it('exits 64 with the usage on a bad command line', async () => {
     const { code, stderr } = await run(['config', 'check', '--format', 'json']);

@@ -1,10 +1,10 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makeTestCertificate } from '../../test/helpers/tls-certificate.js';
 import { ConfigError } from '../config/load-config.js';
 import { checkConfigCommand } from './config-check.js';
 import { printConfigCommand } from './config-print.js';
@@ -88,11 +88,8 @@ describe('config check and config print, on hostile files', () => {
 const secret = fc.string({ minLength: 6, maxLength: 24, unit: fc.constantFrom(...'abcXYZ0189-_.~:#&*!{}[],|>%@`"\'\\ /=+?é€😀') }).map((text) => `Sx${text}Q9`);
 const urlSafeSecret = fc.string({ minLength: 6, maxLength: 20, unit: fc.constantFrom(...'abcdefXYZ0123456789-_.~') }).map((text) => `Ux${text}Q9`);
 
-/** An EC key encrypted with `passphrase`, made now, for the TLS check. */
-function encryptedKey(passphrase: string): string {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem', cipher: 'aes-128-cbc', passphrase }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-  return privateKey;
-}
+/** A real certificate and key for the TLS check, made once; the key is re-encrypted with each case's passphrase. */
+const certificate = makeTestCertificate();
 
 describe('config print', () => {
   it('never shows a secret of the file or the environment, wherever it sits', async () => {
@@ -115,7 +112,7 @@ describe('config print', () => {
       fc.asyncProperty(secrets, fc.boolean(), fc.boolean(), fc.constantFrom('.json', '.yaml'), async (s, viaEnv, withTls, ext) => {
         const all = Object.values(s);
         fc.pre(new Set(all).size === all.length);
-        const tls = withTls ? { cert: fileWith('.pem', 'not read as a certificate'), key: fileWith('.pem', encryptedKey(s.passphrase)), passphrase: s.passphrase } : undefined;
+        const tls = withTls ? { cert: fileWith('.pem', certificate.cert), key: fileWith('.pem', certificate.encryptedKey(s.passphrase)), passphrase: s.passphrase } : undefined;
         const config = {
           servers: { main: { port: 6001, ...(tls ? { options: { tls } } : {}) } },
           applications: [
@@ -144,7 +141,8 @@ describe('config print', () => {
       }),
       { numRuns: 100 },
     );
-  });
+    // Each case with TLS reads the files and builds a TLS context, as start-up does.
+  }, 60_000);
 });
 
 function stringsIn(value: unknown): string[] {
