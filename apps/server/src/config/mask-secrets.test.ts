@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mask, maskSecrets, maskUrl } from './mask-secrets.js';
+import { mask, maskSecrets, maskUrl, maskUserinfo, secretGuard } from './mask-secrets.js';
 
 describe('maskSecrets', () => {
   it('masks values under secret keys, every header and URL credentials, and leaves the app key and TLS file paths', () => {
@@ -10,7 +10,7 @@ describe('maskSecrets', () => {
       other: { api_key: 'k1', access_token: 't1', empty_password: '' },
     };
     expect(maskSecrets(config)).toEqual({
-      applications: [{ id: '1', key: 'public-key', secret: mask, webhooks: [{ url: `https://${mask}:${mask}@h.example/in?sig=${mask}&x=${mask}#${mask}`, headers: { 'X-Anything': mask } }] }],
+      applications: [{ id: '1', key: 'public-key', secret: mask, webhooks: [{ url: `https://${mask}:${mask}@h.example/${mask}?sig=${mask}&x=${mask}#${mask}`, headers: { 'X-Anything': mask } }] }],
       redis: { host: 'r', password: mask, username: 'user' },
       servers: { main: { options: { tls: { cert: '/c.pem', key: '/k.pem', passphrase: mask } } } },
       other: { api_key: mask, access_token: mask, empty_password: '' },
@@ -23,6 +23,41 @@ describe('maskSecrets', () => {
       logging: { scopes: { [`${mask}.scope`]: true } },
     });
   });
+
+  it('masks the path of a webhook URL (Slack, Discord and Zapier keep the credential there), not of a Redis URL', () => {
+    const config = {
+      applications: [{ id: '1', key: 'k', webhooks: [{ url: 'https://discord.com/api/webhooks/123/PathTokenSecret99' }, { url: 'https://h.example:8443/' }] }],
+      redis: { url: 'redis://127.0.0.1:6379/2' },
+    };
+    expect(maskSecrets(config)).toEqual({
+      applications: [{ id: '1', key: 'k', webhooks: [{ url: `https://discord.com/${mask}` }, { url: 'https://h.example:8443/' }] }],
+      redis: { url: 'redis://127.0.0.1:6379/2' },
+    });
+  });
+
+  it('masks user:password@ in any other text: a Redis host, an allowed origin', () => {
+    expect(maskSecrets({ redis: { host: 'user:HostPass77@10.0.0.1' }, applications: [{ allowed_origins: ['https://u:OriginPw99@app.example', 'https://app.example', '*'] }] })).toEqual({
+      redis: { host: `${mask}@10.0.0.1` },
+      applications: [{ allowed_origins: [`https://${mask}@app.example`, 'https://app.example', '*'] }],
+    });
+  });
+
+  it('cuts a known secret in its percent-encoded, decoded and base64 forms', () => {
+    const known = ['p@ss/w0rdSecret', 'a%2Bb%2FRawQ99'];
+    const printed = maskSecrets(
+      {
+        applications: [{ name: 'https://h.example/in/p%40ss%2Fw0rdSecret', description: 'p%40ss%2fw0rdSecret', other: 'a+b/RawQ99' }],
+        basic: `Basic ${Buffer.from('user:p@ss/w0rdSecret').toString('base64')}`,
+        b64: Buffer.from('p@ss/w0rdSecret').toString('base64url'),
+      },
+      known,
+    );
+    const text = JSON.stringify(printed);
+    for (const form of ['p%40ss%2Fw0rdSecret', 'p%40ss%2fw0rdSecret', 'p@ss/w0rdSecret', 'a+b/RawQ99', 'w0rdSecret', Buffer.from('p@ss/w0rdSecret').toString('base64url')]) {
+      expect(text).not.toContain(form);
+    }
+    expect(text).toContain('https://h.example/in/');
+  });
 });
 
 describe('maskUrl', () => {
@@ -32,5 +67,20 @@ describe('maskUrl', () => {
     expect(maskUrl('rediss://default@h:6380')).toBe(`rediss://${mask}@h:6380`);
     expect(maskUrl('redis//:hunter2@10.0.0.5')).toBe(mask);
     expect(maskUrl('')).toBe('');
+  });
+});
+
+describe('maskUserinfo', () => {
+  it('masks what comes before the last @ ahead of a host, with or without a scheme, and leaves other text', () => {
+    expect(maskUserinfo('user:HostPass77@10.0.0.1')).toBe(`${mask}@10.0.0.1`);
+    expect(maskUserinfo('https://u:p@ss@app.example/x')).toBe(`https://${mask}@app.example/x`);
+    expect(maskUserinfo('plain text')).toBe('plain text');
+    expect(maskUserinfo('trailing@')).toBe('trailing@');
+  });
+});
+
+describe('secretGuard', () => {
+  it('leaves text without the secret as it was', () => {
+    expect(secretGuard(['Zq7wK2pX9v'])('nothing here')).toBe('nothing here');
   });
 });
