@@ -107,6 +107,9 @@ describe('config print', () => {
       redisUrlPassword: urlSafeSecret,
       envSecret: secret,
       envUrlPassword: urlSafeSecret,
+      webhookPathToken: urlSafeSecret,
+      hostPassword: urlSafeSecret,
+      originPassword: urlSafeSecret,
     });
     await fc.assert(
       fc.asyncProperty(secrets, fc.boolean(), fc.boolean(), fc.constantFrom('.json', '.yaml'), async (s, viaEnv, withTls, ext) => {
@@ -120,10 +123,17 @@ describe('config print', () => {
               id: '1',
               key: 'app-key',
               secret: s.appSecret,
-              webhooks: [{ url: `https://${s.urlUser}:${s.urlPassword}@hooks.example/in?token=${s.urlQuery}`, headers: { Authorization: `Bearer ${s.header}`, 'X-Other': s.otherHeader } }],
+              // The app secret again in other forms: percent-encoded in a URL, base64 in a Basic credential.
+              name: `https://h.example/in/${encodeURIComponent(s.appSecret)} Basic ${Buffer.from(`user:${s.appSecret}`).toString('base64')}`,
+              allowed_origins: [`https://u:${s.originPassword}@app.example`],
+              webhooks: [
+                { url: `https://${s.urlUser}:${s.urlPassword}@hooks.example/in?token=${s.urlQuery}`, headers: { Authorization: `Bearer ${s.header}`, 'X-Other': s.otherHeader } },
+                // Slack, Discord and Zapier keep the credential in the path.
+                { url: `https://discord.example/api/webhooks/123/${s.webhookPathToken}` },
+              ],
             },
           ],
-          redis: { password: s.redisPassword, url: `redis://default:${s.redisUrlPassword}@127.0.0.1:6379/0` },
+          redis: { password: s.redisPassword, url: `redis://default:${s.redisUrlPassword}@127.0.0.1:6379/0`, host: `user:${s.hostPassword}@10.0.0.1` },
           scaling: { server: { password: s.scalingPassword } },
           rate_limiter: { redis: { password: s.limiterPassword } },
         };
@@ -136,6 +146,7 @@ describe('config print', () => {
         for (const value of all) {
           for (const text of strings) expect(text).not.toContain(value);
         }
+        for (const text of strings) expect(text).not.toContain(encodeURIComponent(s.appSecret));
         // The app key is public: shown.
         expect(printed).toContain(viaEnv ? 'env-key' : 'app-key');
       }),
