@@ -28,6 +28,12 @@ let packed: PackedPackage[];
 /** How to end each process this file started, run when the file ends even after a failure. */
 const cleanups: (() => unknown)[] = [];
 let userConfig: string;
+/**
+ * The machine's global npmrc, kept for every npm call: `--global --prefix P` would otherwise read
+ * `P/etc/npmrc` instead, losing what the machine configures there (a `cafile` for a TLS proxy: the
+ * registry then failed with SELF_SIGNED_CERT_IN_CHAIN, three tries of 70 s per package).
+ */
+const globalConfig = execFileSync('npm', ['config', 'get', 'globalconfig'], { encoding: 'utf8' }).trim();
 
 /** npm's environment: none of the pnpm/npm variables of the test run, our scope's registry, our cache. */
 function npmEnv(): NodeJS.ProcessEnv {
@@ -35,7 +41,7 @@ function npmEnv(): NodeJS.ProcessEnv {
   for (const [name, value] of Object.entries(process.env)) {
     if (!/^(npm|pnpm)_/i.test(name) && name !== 'REDIS_URL' && !name.startsWith('REALTIME_')) env[name] = value;
   }
-  return { ...env, npm_config_userconfig: userConfig, REALTIME_RUN_DIR: join(work, 'run') };
+  return { ...env, npm_config_userconfig: userConfig, npm_config_globalconfig: globalConfig, REALTIME_RUN_DIR: join(work, 'run') };
 }
 
 /** Runs npm to the end; asynchronously, since the registry it talks to answers from this process. */
