@@ -1,10 +1,10 @@
 import { freePort } from '@org/dev-kit';
-import { createConnection, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { createConnection, type Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webhookUrl } from '../test/support/fixtures.js';
 import { startProxyServer } from '../test/support/proxy-server.js';
-import { startWebhookServer } from '../test/support/webhook-server.js';
+import { startRawTcpServer, startWebhookServer, type RawTcpServer } from '../test/support/webhook-server.js';
 import { ChatChannel } from './chat-channel.js';
 import type { ChatInstanceConfig } from './config.js';
 import { ChatProxyFailure, CouldNotSendNotification, InvalidChatConfig } from './errors.js';
@@ -133,31 +133,11 @@ describe('proxy failures are reported as the proxy’s, not Rocket.Chat’s', ()
   });
 });
 
-/** A "proxy" on 127.0.0.1 that accepts TCP and then does what `onConnection` says; counts connections and closes. */
-async function rawProxy(onConnection: (socket: Socket) => void): Promise<{ url: string; port: number; connections: () => number; open: () => number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  let count = 0;
-  const server = createNetServer((socket) => {
-    count++;
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.on('close', () => sockets.delete(socket));
-    onConnection(socket);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  const proxy = {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    connections: () => count,
-    open: () => sockets.size,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-  cleanups.push(() => proxy.close());
-  return proxy;
+/** A "proxy" on 127.0.0.1 that accepts TCP and then does what `onConnection` says; closed when the test ends. */
+async function rawProxy(onConnection: (socket: Socket) => void): Promise<RawTcpServer & { url: string }> {
+  const server = await startRawTcpServer(onConnection);
+  cleanups.push(() => server.close());
+  return { ...server, url: `http://127.0.0.1:${server.port}` };
 }
 
 async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {

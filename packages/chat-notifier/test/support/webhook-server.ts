@@ -83,8 +83,17 @@ export async function startWebhookServer(
   };
 }
 
-/** Accepts TCP connections and never speaks: a TLS handshake against it never completes. */
-export async function startSilentServer(): Promise<{ origin: string; connections: () => number; close(): Promise<void> }> {
+/** A TCP server on 127.0.0.1 that hands each connection to `onConnection`; counts them and destroys them on close. */
+export interface RawTcpServer {
+  readonly port: number;
+  /** Connections accepted so far. */
+  connections(): number;
+  /** Connections still open. */
+  open(): number;
+  close(): Promise<void>;
+}
+
+export async function startRawTcpServer(onConnection: (socket: Socket) => void): Promise<RawTcpServer> {
   const sockets = new Set<Socket>();
   let count = 0;
   const server = createNetServer((socket) => {
@@ -92,17 +101,24 @@ export async function startSilentServer(): Promise<{ origin: string; connections
     sockets.add(socket);
     socket.on('error', () => {});
     socket.on('close', () => sockets.delete(socket));
+    onConnection(socket);
   });
   await listen(server);
-  const port = (server.address() as AddressInfo).port;
   return {
-    origin: `https://127.0.0.1:${port}`,
+    port: (server.address() as AddressInfo).port,
     connections: () => count,
+    open: () => sockets.size,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Accepts TCP connections and never speaks: a TLS handshake against it never completes. */
+export async function startSilentServer(): Promise<RawTcpServer & { origin: string }> {
+  const server = await startRawTcpServer(() => {});
+  return { ...server, origin: `https://127.0.0.1:${server.port}` };
 }
 
 /** A throwaway self-signed certificate for 127.0.0.1, made with the system openssl. */
