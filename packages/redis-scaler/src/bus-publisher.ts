@@ -55,6 +55,8 @@ export class BusPublisher {
   #holding = false;
   #flushing: Promise<boolean> | undefined;
   #droppedAtClose = 0;
+  /** The last PUBLISH sent: replies come in order, so once it settled every earlier one has. */
+  #lastSend: Promise<boolean> = Promise.resolve(true);
   /** Outbox drops counted when the current outage began, to log this outage's share once. */
   #droppedBeforeOutage = 0;
 
@@ -152,6 +154,14 @@ export class BusPublisher {
     return dropped;
   }
 
+  /**
+   * Resolves once every PUBLISH sent so far is confirmed or, failed, put back in the outbox
+   * (bounded by the commands' timeout). At close, a message still in flight then counts as held.
+   */
+  async settled(): Promise<void> {
+    await this.#lastSend;
+  }
+
   /** At close, when the bus cannot be reached: gives up what is held; returns how many. */
   discard(): number {
     const count = this.#outbox.clear();
@@ -164,7 +174,7 @@ export class BusPublisher {
     entry.payload ??= sequencedPayload(this.#options.ownPrefix, ++this.#seq, entry.body);
     const attempt: Attempt = { entry, live: true };
     this.#inFlight.push(attempt);
-    return this.#options.redis.publish(this.#options.busKey, entry.payload).then(
+    const sent = this.#options.redis.publish(this.#options.busKey, entry.payload).then(
       () => {
         attempt.live = false;
         // Replies come in order; earlier attempts were confirmed or put back already.
@@ -176,6 +186,8 @@ export class BusPublisher {
         return false;
       },
     );
+    this.#lastSend = sent;
+    return sent;
   }
 
   /**

@@ -43,6 +43,9 @@ async function cluster(options: Partial<RedisScalerOptions> = {}) {
     b,
     log,
     received,
+    get url() {
+      return state.server.url;
+    },
     total: () => [...received.values()].reduce((sum, list) => sum + list.length, 0),
     async kill() {
       await state.server.kill();
@@ -133,6 +136,20 @@ if (redisServerInstalled()) {
       nodes.a.publish(broadcast('c', 10));
       await expect.poll(() => nodes.received.get('c') ?? [], { timeout: 10_000 }).toEqual([10]);
       expect(nodes.a.stats).toMatchObject({ outboxDropped: 10, droppedMessages: 10 });
+      await nodes.stop();
+    });
+
+    it('counts and logs what was still in flight when closed as Redis stopped answering, before the node noticed', { timeout: 30_000 }, async () => {
+      const nodes = await cluster();
+      // Redis holds every command (and so the PUBLISHes below) without answering, as a dying server
+      // does; they fail by the commands' timeout, after close() began.
+      const admin = new Redis(nodes.url);
+      await admin.call('CLIENT', 'PAUSE', '1500', 'ALL');
+      for (let n = 0; n < 7; n++) nodes.a.publish(broadcast('c', n));
+      await nodes.a.close();
+      expect(nodes.a.stats).toMatchObject({ outboxMessages: 0, droppedMessages: 7 });
+      expect(nodes.log.warn.filter((line) => line.message.startsWith('stopped while redis was unreachable'))).toHaveLength(1);
+      admin.disconnect();
       await nodes.stop();
     });
 

@@ -77,6 +77,9 @@ export class OutboxRelease {
   /** At close: whatever is still held goes to the bus now (the other nodes are listening), or is given up and logged. */
   async flushAtClose(): Promise<void> {
     const { publisher, health, logger, nodeId, prefix } = this.#options;
+    // A PUBLISH sent just before an outage this node has not noticed yet fails now and puts its
+    // message back: waited for, so that it is flushed or given up (counted, logged) like a held one.
+    await publisher.settled();
     if (!publisher.holding) return;
     if (health.commandsReady && (await publisher.flush())) return;
     const discarded = publisher.discard();
