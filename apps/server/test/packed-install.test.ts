@@ -33,14 +33,23 @@ let userConfig: string;
  * `P/etc/npmrc` instead, losing what the machine configures there (a `cafile` for a TLS proxy: the
  * registry then failed with SELF_SIGNED_CERT_IN_CHAIN, three tries of 70 s per package).
  */
-const globalConfig = execFileSync('npm', ['config', 'get', 'globalconfig'], { encoding: 'utf8' }).trim();
+const globalConfig = execFileSync('npm', ['config', 'get', 'globalconfig'], { encoding: 'utf8', env: userEnv() }).trim();
 
-/** npm's environment: none of the pnpm/npm variables of the test run, our scope's registry, our cache. */
-function npmEnv(): NodeJS.ProcessEnv {
+/**
+ * A user's environment: none of the variables `pnpm run` sets for the test run (it points
+ * `npm_config_globalconfig` at pnpm's own rc file, for one) nor the daemon's.
+ */
+function userEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (!/^(npm|pnpm)_/i.test(name) && name !== 'REDIS_URL' && !name.startsWith('REALTIME_')) env[name] = value;
   }
+  return env;
+}
+
+/** npm's environment: a user's, with our scope's registry, our cache and the machine's global npmrc. */
+function npmEnv(): NodeJS.ProcessEnv {
+  const env = userEnv();
   return { ...env, npm_config_userconfig: userConfig, npm_config_globalconfig: globalConfig, REALTIME_RUN_DIR: join(work, 'run') };
 }
 
