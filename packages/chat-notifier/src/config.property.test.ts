@@ -28,6 +28,17 @@ function assertNamesKeys(message: string): void {
 }
 
 describe('hostile config input', () => {
+  it('does not echo a secret through the file system error of a CA bundle path (a counterexample fast-check found)', () => {
+    const webhook = 'https://chat.example.test/hooks/id/s3cr3t-token-value';
+    expect(() => resolveChatConfig('chat', { webhook, verify: webhook }, {})).toThrow(InvalidChatConfig);
+    try {
+      resolveChatConfig('chat', { webhook, verify: webhook }, {});
+    } catch (error) {
+      expect((error as Error).message).toContain('verify: cannot read CA bundle');
+      expect((error as Error).message).not.toContain('s3cr3t-token-value');
+    }
+  });
+
   it('either resolves or throws InvalidChatConfig whose every problem names its key, and never echoes the secrets', () => {
     fc.assert(
       fc.property(config, (input) => {

@@ -222,7 +222,8 @@ function assertReadableFile(instance: string, path: string): void {
     if (!statSync(path).isFile()) throw new Error('not a file');
   } catch (error) {
     throw new InvalidChatConfig(
-      `Invalid config for chat instance "${instance}": verify: cannot read CA bundle ${describeMasked(path)} (${(error as Error).message})`,
+      // The error's code, not its message: Node's message quotes the path, unmasked.
+      `Invalid config for chat instance "${instance}": verify: cannot read CA bundle ${describeMasked(path)} (${(error as NodeJS.ErrnoException).code ?? 'not a file'})`,
     );
   }
 }

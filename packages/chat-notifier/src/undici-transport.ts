@@ -136,7 +136,8 @@ function tlsOptions(verify: boolean | string, instance: string): { rejectUnautho
     return { rejectUnauthorized: true, ca: readFileSync(verify, 'utf8') };
   } catch (error) {
     throw new InvalidChatConfig(
-      `Invalid config for chat instance "${instance}": verify: cannot read CA bundle "${verify}" (${(error as Error).message})`,
+      // Neither the path nor Node's message (which quotes it): the config check before names it, masked.
+      `Invalid config for chat instance "${instance}": verify: cannot read the CA bundle (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
     );
   }
 }
