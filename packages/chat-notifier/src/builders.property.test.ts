@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ChatAttachment } from './chat-attachment.js';
 import { ChatMessage } from './chat-message.js';
 import { InvalidChatPayload } from './errors.js';
+import { payloadValue } from '../test/support/payload-values.js';
 import { preparePayload } from './prepare-payload.js';
 
 /*
@@ -14,41 +15,7 @@ import { preparePayload } from './prepare-payload.js';
  * empty message).
  */
 
-const value = fc.oneof(
-  fc.constantFrom(
-    'https://example.com/a.png',
-    'http://127.0.0.1:8080/x',
-    'graph.png',
-    '/relative',
-    'javascript:alert(1)',
-    'ftp://example.com/f',
-    '',
-    '   ',
-    ':rocket:',
-    'rocket',
-    ':two words:',
-    'good',
-    'WARNING',
-    '#36a64f',
-    '#zzz',
-    '2025-01-15T10:30:00Z',
-    'not a date',
-    0,
-    1,
-    -1,
-    1_700_000_000,
-    1_700_000_000_000,
-    Number.NaN,
-    Number.POSITIVE_INFINITY,
-    true,
-    false,
-    null,
-    undefined,
-  ),
-  fc.date({ noInvalidDate: false }),
-  fc.string(),
-  fc.anything(),
-);
+const value = payloadValue;
 
 const ATTACHMENT_FIELDS: Record<string, RegExp> = {
   title: /^(title|title_link)$/,

@@ -2,7 +2,7 @@ import type { ChatContent, ChatTarget } from './chat-notification.js';
 import { assertInstanceName, resolveChatConfig, type ChatInstanceConfig, type ResolvedChatConfig } from './config.js';
 import { ChatProxyFailure, CouldNotSendNotification, type ChatErrorResponse, type CouldNotSendCode } from './errors.js';
 import { preparePayload, type PreparedPayload } from './prepare-payload.js';
-import { maskUrl, Redactor, sanitizeError, userinfoSecrets } from './redact.js';
+import { maskUrl, Redactor, safeString, sanitizeError, userinfoSecrets } from './redact.js';
 import { backoffDelay, classifyFailure, isRetryableFailure, serverRetryDelay, type FailureKind } from './retry-policy.js';
 import type { ChatHttpResponse, ChatTransport } from './transport.js';
 import { ProxyConnectError, UndiciTransport } from './undici-transport.js';
@@ -274,14 +274,6 @@ function headerSecrets(config: ResolvedChatConfig): string[] {
     }
   }
   return secrets;
-}
-
-function safeString(value: unknown): string {
-  try {
-    return String(value);
-  } catch {
-    return '[unprintable]';
-  }
 }
 
 function describeKind(kind: FailureKind): string {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ChatAttachment } from './chat-attachment.js';
 import { ChatMessage } from './chat-message.js';
 import { InvalidChatPayload } from './errors.js';
+import { payloadValue } from '../test/support/payload-values.js';
 import { preparePayload } from './prepare-payload.js';
 import { validateChatPayload } from './validate-payload.js';
 
@@ -14,41 +15,7 @@ import { validateChatPayload } from './validate-payload.js';
  * it is left out.
  */
 
-const value = fc
-  .oneof(
-    fc.constantFrom(
-      'https://example.com/a.png',
-      'graph.png',
-      '',
-      '   ',
-      ':rocket:',
-      'rocket',
-      'good',
-      'WARNING',
-      'blue',
-      '#36a64f',
-      '#zzz',
-      '2025-01-15T10:30:00Z',
-      'not a date',
-      0,
-      -1,
-      1_700_000_000,
-      1_700_000_000_000,
-      Number.NaN,
-      true,
-      false,
-      null,
-      new Date(0),
-      new Date(Number.NaN),
-      [],
-      {},
-    ),
-    fc.date({ noInvalidDate: false }),
-    fc.string(),
-    fc.double(),
-    fc.anything(),
-  )
-  .filter((v) => v !== undefined);
+const value = payloadValue.filter((v) => v !== undefined);
 
 type Outcome = { ok: true } | { ok: false; code: string; field: string };
 

@@ -295,7 +295,8 @@ export function sanitizeError(error: unknown, redactor: Redactor, depth = 0): un
   return copy;
 }
 
-function safeString(value: unknown): string {
+/** `String(value)`, or a placeholder for a value whose conversion throws (a hostile `toString`). */
+export function safeString(value: unknown): string {
   try {
     return String(value);
   } catch {
