@@ -135,6 +135,9 @@ export class RealtimeServer {
         void this.#onNodeLost(loss).catch((error: unknown) => {
           this.#failed('node_loss', error, undefined, {});
         }),
+      // The engine records every channel a socket holds with the scaler before it delivers to it, so a
+      // channel's messages are only needed where it has subscribers.
+      { routing: 'subscribed' },
     );
     this.#sweepTimer = setInterval(() => this.#node.sweep(), this.#sweepIntervalMs);
     this.#sweepTimer.unref?.();

@@ -53,6 +53,22 @@ export interface NodeLoss {
 
 export type NodeLossHandler = (loss: NodeLoss) => void;
 
+/**
+ * How much of the cluster's traffic a node asks for.
+ * - `'all'` (the default, and the contract every scaler keeps): every message any node publishes.
+ * - `'subscribed'`: a channel's messages (`broadcast`, `member-added`, `member-removed`) only once this
+ *   node holds a subscription or presence socket in that channel (from the moment `addSubscription` or
+ *   `joinPresence` resolved until its last one is removed, plus a linger the scaler may choose), and every
+ *   node-wide message (`terminate-user`, `restart`, and broadcasts to `#server-to-user-` channels, which
+ *   no subscription records). A scaler that cannot route ignores it and delivers everything, which is
+ *   correct, only not cheaper.
+ */
+export type ScalerRouting = 'all' | 'subscribed';
+
+export interface ScalerStartOptions {
+  routing?: ScalerRouting;
+}
+
 /** A channel a closing socket held, with the presence user it joined as. */
 export interface HeldChannel {
   channel: string;
@@ -74,7 +90,7 @@ export interface Scaler {
    * Starts delivering other nodes' messages to `onMessage`. A multi-node
    * scaler reports the state it removed for a dead node to `onNodeLost`.
    */
-  start(onMessage: ClusterMessageHandler, onNodeLost?: NodeLossHandler): Promise<void>;
+  start(onMessage: ClusterMessageHandler, onNodeLost?: NodeLossHandler, options?: ScalerStartOptions): Promise<void>;
   /** Sends a message to every other node (never back to this one). */
   publish(message: ClusterMessage): void;
   /** Removes this node's state and stops. */
