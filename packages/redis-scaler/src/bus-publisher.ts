@@ -1,8 +1,8 @@
 import type { ClusterMessage } from '@org/protocol';
-import type { Redis } from 'ioredis';
 import { sequencedPayload } from './bus-codec.js';
 import { Fifo } from './fifo.js';
 import { Outbox, type OutboxEntry } from './outbox.js';
+import type { PubSub } from './pubsub.js';
 
 /** A flush sends at most this many messages, or about this many bytes, per round trip. */
 const flushBatchMessages = 1_000;
@@ -15,8 +15,10 @@ interface Attempt {
 }
 
 export interface BusPublisherOptions {
-  /** The command connection (no offline queue: a command fails at once while Redis is away). */
-  redis: Redis;
+  /** Where PUBLISHes go (on the command connection: no offline queue, a command fails at once while Redis is away). */
+  pubsub: PubSub;
+  /** Whether a command can be sent now. */
+  commandsReady(): boolean;
   busKey: string;
   /** `senderPrefix(nodeId, epoch)`: starts with `ownMessagePrefix(nodeId)`. */
   ownPrefix: string;
@@ -82,7 +84,7 @@ export class BusPublisher {
 
   publish(message: ClusterMessage): void {
     const body = JSON.stringify(message);
-    const ready = this.#options.redis.status === 'ready';
+    const ready = this.#options.commandsReady();
     if (!this.#holding && !ready) {
       this.hold();
       this.#options.onDown(new Error('not connected'));
@@ -137,7 +139,7 @@ export class BusPublisher {
 
   async #sendHeld(): Promise<boolean> {
     while (this.#outbox.size > 0) {
-      if (this.#options.redis.status !== 'ready') return false;
+      if (!this.#options.commandsReady()) return false;
       const batch = this.#outbox.take(flushBatchMessages, flushBatchBytes, Date.now());
       const sent = await Promise.all(batch.map((entry) => this.#send(entry)));
       if (sent.includes(false)) return false;
@@ -174,7 +176,7 @@ export class BusPublisher {
     entry.payload ??= sequencedPayload(this.#options.ownPrefix, ++this.#seq, entry.body);
     const attempt: Attempt = { entry, live: true };
     this.#inFlight.push(attempt);
-    const sent = this.#options.redis.publish(this.#options.busKey, entry.payload).then(
+    const sent = this.#options.pubsub.publish(this.#options.busKey, entry.payload).then(
       () => {
         attempt.live = false;
         // Replies come in order; earlier attempts were confirmed or put back already.

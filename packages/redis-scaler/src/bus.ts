@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { ClusterMessage, ClusterMessageHandler } from '@org/protocol';
-import type { Redis } from 'ioredis';
 import { decodeEnvelope, ownMessagePrefix, senderPrefix } from './bus-codec.js';
 import { BusPublisher, type PublisherStats } from './bus-publisher.js';
 import type { ScalerLogger } from './options.js';
-import type { ScriptClient } from './scripts.js';
+import type { PubSub } from './pubsub.js';
 import { SequenceTracker } from './sequence-tracker.js';
 
 /** What the daemon can export as metrics: a snapshot, cheap to read on every scrape. */
@@ -18,8 +17,9 @@ export interface RedisScalerStats extends PublisherStats {
 }
 
 export interface BusOptions {
-  commands: ScriptClient;
-  subscriber: Redis;
+  pubsub: PubSub;
+  /** Whether a command (a PUBLISH) can be sent now. */
+  commandsReady(): boolean;
   busKey: string;
   nodeId: string;
   outboxMaxBytes: number;
@@ -46,19 +46,20 @@ export class Bus {
     this.#options = options;
     this.#ownPrefix = ownMessagePrefix(options.nodeId);
     this.publisher = new BusPublisher({
-      redis: options.commands,
+      pubsub: options.pubsub,
+      commandsReady: options.commandsReady,
       busKey: options.busKey,
       ownPrefix: senderPrefix(options.nodeId, randomBytes(6).toString('hex')),
       outboxMaxBytes: options.outboxMaxBytes,
       outboxMaxAgeMs: options.outboxMaxAgeMs,
       onDown: options.onDown,
     });
-    options.subscriber.on('message', (channel: string, payload: string) => this.receive(channel, payload));
+    options.pubsub.onMessage((channel, payload) => this.receive(channel, payload));
   }
 
   /** True unless this node has a handler but its subscription is not up: it would miss messages. */
   get listening(): boolean {
-    return this.#handler === undefined || this.#options.subscriber.status === 'ready';
+    return this.#handler === undefined || this.#options.pubsub.ready;
   }
 
   get stats(): RedisScalerStats {
@@ -73,7 +74,7 @@ export class Bus {
   /** Subscribes; while Redis is down the subscription is queued and sent once it is up. */
   listen(handler: ClusterMessageHandler): Promise<void> {
     this.#handler = handler;
-    return this.#options.subscriber.subscribe(this.#options.busKey).then(
+    return this.#options.pubsub.subscribe([this.#options.busKey]).then(
       () => undefined,
       (error: unknown) => this.#options.onDown(error),
     );

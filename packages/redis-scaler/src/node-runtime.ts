@@ -1,5 +1,4 @@
 import type { ClusterMessage, ClusterMessageHandler, ClusterState, NodeLossHandler } from '@org/protocol';
-import type { Redis } from 'ioredis';
 import { Bus } from './bus.js';
 import { openConnections, quit } from './connections.js';
 import { fallbackFor, type WithFallback } from './fallback.js';
@@ -8,6 +7,8 @@ import { createKeys, type Keys } from './keys.js';
 import { Membership } from './membership.js';
 import type { ResolvedOptions } from './options.js';
 import { OutboxRelease } from './outbox-release.js';
+import { createPlainPubSub } from './plain-pubsub.js';
+import type { PubSub } from './pubsub.js';
 import type { OutagePresence } from './outage-presence.js';
 import { Resync } from './resync.js';
 import { ScriptArgs } from './script-args.js';
@@ -26,7 +27,7 @@ export class NodeRuntime {
   readonly withFallback: WithFallback;
   readonly #state: ClusterState;
   readonly #commands: ScriptClient;
-  readonly #subscriber: Redis;
+  readonly #pubsub: PubSub;
   readonly #release: OutboxRelease;
   readonly #membership: Membership;
   readonly #resync: Resync;
@@ -41,7 +42,7 @@ export class NodeRuntime {
     this.args = new ScriptArgs(this.keys, nodeId);
     const { commands, subscriber } = openConnections(options.redis, nodeId, options.commandTimeoutMs);
     this.#commands = commands;
-    this.#subscriber = subscriber;
+    this.#pubsub = createPlainPubSub(commands, subscriber);
     const markDown = (error: unknown) => this.health.markDown(error);
 
     commands.on('error', markDown);
@@ -64,10 +65,11 @@ export class NodeRuntime {
     });
     this.withFallback = fallbackFor(this.health, commands);
     const { outboxMaxBytes, outboxMaxSeconds, nodeTimeoutMs } = options;
-    this.bus = new Bus({ commands, subscriber, busKey: this.keys.bus, nodeId, outboxMaxBytes, outboxMaxAgeMs: outboxMaxSeconds * 1_000, logger, onDown: markDown });
+    this.bus = new Bus({ pubsub: this.#pubsub, commandsReady: () => this.health.commandsReady, busKey: this.keys.bus, nodeId, outboxMaxBytes, outboxMaxAgeMs: outboxMaxSeconds * 1_000, logger, onDown: markDown });
     const { publisher } = this.bus;
     this.#release = new OutboxRelease({
       commands,
+      pubsub: this.#pubsub,
       publisher,
       health: this.health,
       listening: () => this.bus.listening,
@@ -135,7 +137,7 @@ export class NodeRuntime {
     this.health.close();
     clearInterval(this.#heartbeat);
     this.#commands.disconnect();
-    this.#subscriber.disconnect();
+    this.#pubsub.disconnect();
   }
 
   async #shutDown(): Promise<void> {
@@ -148,7 +150,7 @@ export class NodeRuntime {
     // Graceful stop: everything this node held leaves the cluster state now, not after a timeout.
     await this.#membership.drain();
     this.#state.clear();
-    await Promise.all([quit(this.#commands), quit(this.#subscriber)]);
+    await Promise.all([quit(this.#commands), this.#pubsub.close()]);
   }
 
   /** Every heartbeat: say this node is alive, then remove nodes that stopped saying so. */

@@ -1,6 +1,7 @@
 import type { BusPublisher } from './bus-publisher.js';
 import type { Health } from './health.js';
 import type { ScalerLogger } from './options.js';
+import type { PubSub } from './pubsub.js';
 import type { ScriptClient } from './scripts.js';
 
 /** How often a node with a held outbox asks whether every node listens on the bus again. */
@@ -8,6 +9,7 @@ const flushPollMs = 50;
 
 export interface OutboxReleaseOptions {
   commands: ScriptClient;
+  pubsub: PubSub;
   publisher: BusPublisher;
   health: Health;
   /** Whether this node's own subscription is up (or it has no handler). */
@@ -90,17 +92,16 @@ export class OutboxRelease {
   }
 
   async #flushWhenListened(): Promise<void> {
-    const { commands, publisher, health, busKey, nodesKey, nodeTimeoutMs } = this.#options;
+    const { commands, pubsub, publisher, health, busKey, nodesKey, nodeTimeoutMs } = this.#options;
     this.#waitSince ??= Date.now();
-    let counts: [unknown, number];
+    let counts: [number, number];
     try {
-      counts = await Promise.all([commands.pubsub('NUMSUB', busKey), commands.zcard(nodesKey)]);
+      counts = await Promise.all([pubsub.listeners(busKey), commands.zcard(nodesKey)]);
     } catch (error) {
       health.markDown(error);
       return;
     }
-    const [numsub, nodes] = counts;
-    const listening = Number((numsub as unknown[])[1] ?? 0);
+    const [listening, nodes] = counts;
     const waited = Date.now() - this.#waitSince;
     if ((listening < Math.max(nodes, this.#knownNodes) || !this.#options.listening()) && waited < nodeTimeoutMs) {
       this.#timer = setTimeout(() => {
