@@ -1,0 +1,248 @@
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { serverToUserPrefix } from '../channel-name.js';
+import { ClusterState, type ClusterStateOptions } from '../cluster-state.js';
+import type { ClusterMessage, HeldChannel, NodeLoss, Scaler, ScalerRouting } from '../scaler.js';
+import { createPortScaler } from './port-scaler.js';
+import { readRequest, type HubReply, type HubRequest } from './wire.js';
+
+/** The side of a `MessagePort` the hub uses (a real port; a fake in tests). */
+export interface HubPort {
+  on(event: 'message', listener: (data: unknown) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  postMessage(message: HubReply): void;
+  close(): void;
+}
+
+export interface ScalerHubStats {
+  /** Nodes attached now. */
+  nodes: number;
+  /** Cluster messages handed to another node (one per receiving node). */
+  forwarded: number;
+  /** Cluster messages not sent to a routed node that had nothing in the channel. */
+  skipped: number;
+  /** Requests refused as unreadable. */
+  invalid: number;
+  /** Nodes whose port closed without `close()`, their state undone. */
+  lost: number;
+}
+
+export interface ScalerHub {
+  /** Serves one node's requests arriving on `port` (the other end goes to its `createPortScaler`). */
+  attach(port: HubPort, nodeId: string): void;
+  /** Treats a node as gone now (its thread exited): undoes its state, reports it to a surviving node. */
+  detach(nodeId: string): void;
+  /** A node in this thread: a `MessageChannel` with the scaler on one end (tests, and a worker count of 1 if wanted). */
+  node(nodeId?: string): Scaler;
+  readonly stats: ScalerHubStats;
+  /** The state every node sees, read-only by contract (tests and diagnostics). */
+  readonly state: ClusterState;
+  /** Closes every port; the state is cleared. */
+  close(): void;
+}
+
+interface HubNode {
+  readonly id: string;
+  readonly port: HubPort;
+  /** This node's share of the state (its own sockets), for routing and for undoing it when the node is lost. */
+  readonly share: ClusterState;
+  routing: ScalerRouting | undefined;
+}
+
+/**
+ * The coordinator of worker threads in one process: ONE `ClusterState` answering every worker's
+ * scaler calls (so counts, presence and caches are exact across workers, with no Redis), and the
+ * bus between them. It runs in the main thread; each worker runs `createPortScaler` on its port.
+ *
+ * Which node holds which socket is kept per node (`share`), from the calls the hub itself answers:
+ * it routes a channel's messages to the nodes holding a subscription or presence socket there
+ * (for nodes that started with `routing: 'subscribed'`), and it is what the hub undoes when a
+ * node's port closes without `close()` (its thread died).
+ */
+export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
+  const state = new ClusterState(options);
+  const nodes = new Map<string, HubNode>();
+  const stats: ScalerHubStats = { nodes: 0, forwarded: 0, skipped: 0, invalid: 0, lost: 0 };
+  let anonymous = 0;
+
+  const reply = (node: HubNode, message: HubReply) => {
+    try {
+      node.port.postMessage(message);
+    } catch {
+      // A port closing under us: its close event undoes the node.
+    }
+  };
+
+  /** Whether a routed node must see this message: node-wide ones always, a channel's only with a socket there. */
+  function wants(node: HubNode, message: ClusterMessage): boolean {
+    if (node.routing !== 'subscribed') return true;
+    if (message.type === 'terminate-user' || message.type === 'restart') return true;
+    if (message.type === 'broadcast' && message.channel.startsWith(serverToUserPrefix)) return true;
+    if (message.type !== 'broadcast' && message.type !== 'member-added' && message.type !== 'member-removed') return true;
+    return node.share.subscriptionCount(message.appId, message.channel) > 0 || node.share.userCount(message.appId, message.channel) > 0;
+  }
+
+  function publish(from: HubNode, message: ClusterMessage): void {
+    for (const node of nodes.values()) {
+      if (node === from || node.routing === undefined) continue;
+      if (!wants(node, message)) {
+        stats.skipped++;
+        continue;
+      }
+      stats.forwarded++;
+      reply(node, { k: 'message', message });
+    }
+  }
+
+  /** Runs a state call for `node`, keeping its share in step with what the state accepted. */
+  function call(node: HubNode, request: Extract<HubRequest, { k: 'call' }>): unknown {
+    // Checked by readRequest against hubMethods (argument kinds per method).
+    const a = request.a as [never, never, never, never, never];
+    const { share } = node;
+    switch (request.m) {
+      case 'addConnection':
+        share.addConnection(a[0], a[1]);
+        return state.addConnection(a[0], a[1]);
+      case 'removeConnection':
+        share.removeConnection(a[0], a[1], a[2]);
+        return state.removeConnection(a[0], a[1], a[2]);
+      case 'connectionCount':
+        return state.connectionCount(a[0]);
+      case 'addSubscription':
+        share.addSubscription(a[0], a[1], a[2]);
+        return state.addSubscription(a[0], a[1], a[2]);
+      case 'removeSubscription':
+        share.removeSubscription(a[0], a[1], a[2]);
+        return state.removeSubscription(a[0], a[1], a[2]);
+      case 'subscriptionCount':
+        return state.subscriptionCount(a[0], a[1]);
+      case 'channels':
+        return state.channels(a[0]);
+      case 'joinPresence': {
+        const joined = state.joinPresence(a[0], a[1], a[2], a[3], a[4]);
+        if (joined.status === 'joined') share.addPresenceSocket(a[0], a[1], a[2], a[3]);
+        return joined;
+      }
+      case 'leavePresence':
+        share.leavePresence(a[0], a[1], a[2], a[3]);
+        return state.leavePresence(a[0], a[1], a[2], a[3]);
+      case 'presenceMembers':
+        return state.presenceMembers(a[0], a[1]);
+      case 'isPresenceMember':
+        return state.isPresenceMember(a[0], a[1], a[2]);
+      case 'userCount':
+        return state.userCount(a[0], a[1]);
+      case 'storeCachedEvent':
+        return state.storeCachedEvent(a[0], a[1], a[2], a[3]);
+      case 'cachedEvent':
+        return state.cachedEvent(a[0], a[1]);
+    }
+  }
+
+  /** Takes a node's sockets out of the cluster state; what that changed, as a node loss. */
+  function undo(node: HubNode): NodeLoss {
+    const sockets = new Map<string, { appId: string; socketId: string; connected: boolean; held: Map<string, HeldChannel> }>();
+    const entry = (appId: string, socketId: string) => {
+      const key = `${appId}\u0000${socketId}`;
+      let found = sockets.get(key);
+      if (!found) sockets.set(key, (found = { appId, socketId, connected: false, held: new Map() }));
+      return found;
+    };
+    for (const [appId, ids] of node.share.connectionEntries()) for (const socketId of ids) entry(appId, socketId).connected = true;
+    for (const [appId, channel, ids] of node.share.subscriptionEntries()) {
+      for (const socketId of ids) entry(appId, socketId).held.set(channel, { channel, presenceUserId: undefined });
+    }
+    for (const [appId, channel, userId, user] of node.share.presenceEntries()) {
+      for (const socketId of user.sockets) entry(appId, socketId).held.set(channel, { channel, presenceUserId: userId });
+    }
+    const loss: NodeLoss = { members: [], vacatedChannels: [] };
+    for (const { appId, socketId, connected, held } of sockets.values()) {
+      const channels = [...held.values()];
+      const removal = connected ? state.removeConnection(appId, socketId, channels) : state.removeHeld(appId, socketId, channels);
+      for (const channel of removal.vacated) loss.vacatedChannels.push({ appId, channel });
+      for (const { channel, userId } of removal.membersLeft) loss.members.push({ appId, channel, userId });
+    }
+    node.share.clear();
+    return loss;
+  }
+
+  function remove(node: HubNode, lost: boolean): void {
+    if (nodes.get(node.id) !== node) return;
+    nodes.delete(node.id);
+    stats.nodes = nodes.size;
+    const loss = undo(node);
+    if (!lost) return;
+    stats.lost++;
+    if (loss.members.length === 0 && loss.vacatedChannels.length === 0) return;
+    // Reported once in the cluster, by one surviving node's engine (it tells the channels).
+    const survivor = [...nodes.values()].find((candidate) => candidate.routing !== undefined);
+    if (survivor) reply(survivor, { k: 'lost', loss });
+  }
+
+  function receive(node: HubNode, data: unknown): void {
+    if (nodes.get(node.id) !== node) return;
+    const read = readRequest(data);
+    if (!read.ok) {
+      stats.invalid++;
+      if (read.id !== undefined) reply(node, { k: 'reply', id: read.id, ok: false, code: 'INVALID_REQUEST', message: read.problem });
+      return;
+    }
+    const { request } = read;
+    switch (request.k) {
+      case 'publish':
+        publish(node, request.message);
+        return;
+      case 'start':
+        node.routing = request.routing;
+        reply(node, { k: 'reply', id: request.id, ok: true, v: undefined });
+        return;
+      case 'close':
+        // A graceful stop: the engine removed its sockets first; whatever is left goes quietly, as in a drain.
+        reply(node, { k: 'reply', id: request.id, ok: true, v: undefined });
+        remove(node, false);
+        return;
+      case 'call': {
+        let value: unknown;
+        try {
+          value = call(node, request);
+        } catch (error) {
+          // A bug in the state, not the caller's: answered, so the worker's call fails instead of hanging.
+          reply(node, { k: 'reply', id: request.id, ok: false, code: 'HUB_FAILED', message: error instanceof Error ? error.message : String(error) });
+          return;
+        }
+        reply(node, { k: 'reply', id: request.id, ok: true, v: value });
+      }
+    }
+  }
+
+  const hub: ScalerHub = {
+    stats,
+    state,
+    attach(port, nodeId) {
+      const existing = nodes.get(nodeId);
+      if (existing) remove(existing, true);
+      const node: HubNode = { id: nodeId, port, share: new ClusterState(), routing: undefined };
+      nodes.set(nodeId, node);
+      stats.nodes = nodes.size;
+      port.on('message', (data) => receive(node, data));
+      port.on('close', () => remove(node, true));
+    },
+    detach(nodeId) {
+      const node = nodes.get(nodeId);
+      if (node) remove(node, true);
+    },
+    node(nodeId = `thread-${++anonymous}`) {
+      const { port1, port2 } = new MessageChannel();
+      hub.attach(port1 as MessagePort, nodeId);
+      return createPortScaler(port2, { nodeId });
+    },
+    close() {
+      for (const node of [...nodes.values()]) {
+        nodes.delete(node.id);
+        node.port.close();
+      }
+      stats.nodes = 0;
+      state.clear();
+    },
+  };
+  return hub;
+}
