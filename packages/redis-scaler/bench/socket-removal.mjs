@@ -35,7 +35,7 @@ async function snapshot() {
   const keys = [];
   let cursor = '0';
   do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 10_000);
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `{${prefix}}:*`, 'COUNT', 10_000);
     cursor = next;
     keys.push(...batch.filter((key) => !key.endsWith(':nodes')));
   } while (cursor !== '0');
@@ -126,7 +126,7 @@ results.after.membersLeft = removal.membersLeft.length;
 await fill(scaler);
 results.close = await measured(() => scaler.close());
 results.close.redisAsBefore = (await snapshot()) === baseline;
-results.close.nodeStillListed = (await redis.zscore(`${prefix}:nodes`, 'bench-node')) !== null;
+results.close.nodeStillListed = (await redis.zscore(`{${prefix}}:nodes`, 'bench-node')) !== null;
 
 console.log(JSON.stringify(results, null, 2));
 redis.disconnect();

@@ -2,6 +2,7 @@ import type { ClusterMessage } from '@org/protocol';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createRedisScaler, publishClusterMessage, type RedisScaler, type ScalerLogger } from './index.js';
+import { createKeys } from './keys.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
@@ -70,7 +71,7 @@ if (redis) {
       warnings.length = 0;
       const received: ClusterMessage[] = [];
       const { prefix, sender } = await pair((message) => received.push(message));
-      for (const garbage of ['nope', '{"n":"x","m":{"type":"broadcast"}}', '[]']) await client.publish(`${prefix}:bus`, garbage);
+      for (const garbage of ['nope', '{"n":"x","m":{"type":"broadcast"}}', '[]']) await client.publish(createKeys(prefix).bus, garbage);
       sender.publish({ type: 'restart' });
       await expect.poll(() => received, { timeout: 3_000 }).toEqual([{ type: 'restart' }]);
       expect(warnings).toEqual(['ignored a malformed message on the bus']);

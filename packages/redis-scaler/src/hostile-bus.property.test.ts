@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodeEnvelope, decodeMessage, encodeMessage, ownMessagePrefix, senderPrefix, sequencedPayload } from './bus-codec.js';
 import { createRedisScaler, type ScalerLogger } from './index.js';
 import { busMessageForTests } from './internal.js';
+import { createKeys } from './keys.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 /** Exactly the fields of a ClusterMessage, each a string: what a handler may rely on. */
@@ -130,9 +131,9 @@ if (redis) {
       let sentinel = 0;
       await fc.assert(
         fc.asyncProperty(fc.array(hostilePayload.filter((payload) => payload.length < 100_000), { maxLength: 10 }), async (payloads) => {
-          for (const payload of payloads) await client.publish(`${prefix}:bus`, payload);
+          for (const payload of payloads) await client.publish(createKeys(prefix).bus, payload);
           const frame = `{"sentinel":${++sentinel}}`;
-          await client.publish(`${prefix}:bus`, encodeMessage('outside', { type: 'broadcast', appId: 'a', channel: 'c', frame }));
+          await client.publish(createKeys(prefix).bus, encodeMessage('outside', { type: 'broadcast', appId: 'a', channel: 'c', frame }));
           await expect.poll(() => received.some((message) => message.type === 'broadcast' && message.frame === frame), { timeout: 2_000, interval: 5 }).toBe(true);
         }),
         { numRuns: 30 },
@@ -147,7 +148,7 @@ if (redis) {
       const node = createRedisScaler({ redis: client, prefix });
       await node.start((message) => received.push(message.type === 'broadcast' ? message.frame : message.type));
       const payload = (seq: number) => sequencedPayload(ownMessagePrefix('sender'), seq, JSON.stringify({ type: 'broadcast', appId: 'a', channel: 'c', frame: `f${seq}` }));
-      for (const seq of [1, 2, 2, 1, 3, 7]) await client.publish(`${prefix}:bus`, payload(seq));
+      for (const seq of [1, 2, 2, 1, 3, 7]) await client.publish(createKeys(prefix).bus, payload(seq));
       await expect.poll(() => received, { timeout: 2_000 }).toEqual(['f1', 'f2', 'f3', 'f7']);
       expect(node.stats).toMatchObject({ duplicateMessages: 2, missedMessages: 3 });
       await node.close();

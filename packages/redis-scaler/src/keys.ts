@@ -2,16 +2,26 @@
  * Where everything lives in Redis. App ids and channel names are
  * URI-encoded inside key names so no value can forge another key's `:`.
  *
- *   {prefix}:bus                              pub/sub channel of cluster messages
- *   {prefix}:nodes                            ZSET nodeId -> last heartbeat (Redis clock, ms)
- *   {prefix}:node:{nodeId}                    SET of this node's entries (JSON), to undo them wholesale
- *   {prefix}:app:{app}:conns                  SET of nodeId|socketId
- *   {prefix}:app:{app}:chans                  HASH channel -> subscription count (occupied channels only)
- *   {prefix}:app:{app}:ch:{channel}:subs      SET of nodeId|socketId
- *   {prefix}:app:{app}:ch:{channel}:sockets   HASH nodeId|socketId -> userId (presence sockets)
- *   {prefix}:app:{app}:ch:{channel}:users     HASH userId -> number of sockets, cluster-wide
- *   {prefix}:app:{app}:ch:{channel}:info      HASH userId -> user_info JSON
- *   {prefix}:app:{app}:ch:{channel}:cache     STRING last frame of a cache channel, with EX ttl
+ * Every key carries the same hash tag, `{prefix}` (the braces are literal): on a
+ * Redis Cluster they all hash to one slot, so every Lua script, the resync's
+ * MULTI and the reaper may touch any of them (a script may only touch keys of
+ * its own slot). The deployment's state therefore lives on one master; the
+ * pub/sub traffic of channel topics (untagged) spreads over all of them. A
+ * prefix must not contain `{` or `}` (refused by the options): a brace would
+ * change which part of the name Redis hashes.
+ *
+ * The layout (`<...>` are placeholders, the braces are literal):
+ *
+ *   {<prefix>}:bus                                pub/sub channel of node-wide cluster messages
+ *   {<prefix>}:nodes                              ZSET nodeId -> last heartbeat (Redis clock, ms)
+ *   {<prefix>}:node:<nodeId>                      SET of this node's entries (JSON), to undo them wholesale
+ *   {<prefix>}:app:<app>:conns                    SET of nodeId|socketId
+ *   {<prefix>}:app:<app>:chans                    HASH channel -> subscription count (occupied channels only)
+ *   {<prefix>}:app:<app>:ch:<channel>:subs        SET of nodeId|socketId
+ *   {<prefix>}:app:<app>:ch:<channel>:sockets     HASH nodeId|socketId -> userId (presence sockets)
+ *   {<prefix>}:app:<app>:ch:<channel>:users       HASH userId -> number of sockets, cluster-wide
+ *   {<prefix>}:app:<app>:ch:<channel>:info        HASH userId -> user_info JSON
+ *   {<prefix>}:app:<app>:ch:<channel>:cache       STRING last frame of a cache channel, with EX ttl
  */
 export interface Keys {
   readonly bus: string;
@@ -26,13 +36,19 @@ export interface Keys {
   cache(appId: string, channel: string): string;
 }
 
+/** The part of every key Redis Cluster hashes: `{prefix}`. */
+export function hashTag(prefix: string): string {
+  return `{${prefix}}`;
+}
+
 export function createKeys(prefix: string): Keys {
-  const app = (appId: string) => `${prefix}:app:${encodeURIComponent(appId)}`;
+  const tag = hashTag(prefix);
+  const app = (appId: string) => `${tag}:app:${encodeURIComponent(appId)}`;
   const channel = (appId: string, name: string) => `${app(appId)}:ch:${encodeURIComponent(name)}`;
   return {
-    bus: `${prefix}:bus`,
-    nodes: `${prefix}:nodes`,
-    node: (nodeId) => `${prefix}:node:${nodeId}`,
+    bus: `${tag}:bus`,
+    nodes: `${tag}:nodes`,
+    node: (nodeId) => `${tag}:node:${nodeId}`,
     connections: (appId) => `${app(appId)}:conns`,
     channels: (appId) => `${app(appId)}:chans`,
     subscribers: (appId, name) => `${channel(appId, name)}:subs`,

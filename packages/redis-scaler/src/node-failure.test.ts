@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { NodeLoss } from '@org/protocol';
 import { createRedisScaler, type RedisScaler, type RedisScalerOptions } from './index.js';
 import { crashForTests } from './internal.js';
+import { createKeys } from './keys.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
@@ -125,9 +126,9 @@ if (redis) {
       const left = await client.eval(
         `redis.call('ZREM', KEYS[1], ARGV[1]); redis.call('DEL', KEYS[2]); redis.call('SREM', KEYS[3], ARGV[2]); return redis.call('SCARD', KEYS[3])`,
         3,
-        `${prefix}:nodes`,
-        `${prefix}:node:stalled-node`,
-        `${prefix}:app:app:conns`,
+        createKeys(prefix).nodes,
+        createKeys(prefix).node('stalled-node'),
+        createKeys(prefix).connections('app'),
         'stalled-node',
         'stalled-node|1.1',
       );

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisScaler, RedisScalerError, type RedisScalerOptions } from './index.js';
 import { resolveOptions } from './options.js';
@@ -17,6 +17,12 @@ describe('options', () => {
     expect(resolveOptions({ redis }).nodeId).not.toBe(resolved.nodeId);
   });
 
+  it('accepts a Redis Cluster client', () => {
+    const cluster = new Cluster([{ host: '127.0.0.1', port: 1 }], { lazyConnect: true });
+    expect(resolveOptions({ redis: cluster }).redis).toBe(cluster);
+    cluster.disconnect();
+  });
+
   it('accepts 0 for the outbox bounds (outbox disabled)', () => {
     expect(resolveOptions({ redis, outboxMaxSeconds: 0, outboxMaxBytes: 0 })).toMatchObject({ outboxMaxSeconds: 0, outboxMaxBytes: 0 });
   });
@@ -31,6 +37,8 @@ describe('options', () => {
     [{ prefix: '' }, /prefix must be a non-empty string/],
     [{ prefix: 'has space' }, /prefix must be printable ASCII without spaces/],
     [{ prefix: 'x'.repeat(201) }, /prefix must be at most 200 characters/],
+    [{ prefix: 'app{1}' }, /invalid option prefix: prefix must not contain \{ or \}/],
+    [{ prefix: 'half}' }, /invalid option prefix: prefix must not contain \{ or \}/],
     [{ nodeId: 'a|b' }, /nodeId must be 1 to 100 characters/],
     [{ heartbeatIntervalMs: 10 }, /heartbeatIntervalMs must be at least 50 ms/],
     [{ heartbeatIntervalMs: 1.5 }, /heartbeatIntervalMs must be an integer/],

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@org/protocol';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { z } from 'zod';
 import { RedisScalerError } from './errors.js';
 
@@ -9,9 +9,16 @@ import { RedisScalerError } from './errors.js';
 export type ScalerLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
 
 export interface RedisScalerOptions {
-  /** An ioredis client. The scaler duplicates it for its own command and subscriber connections and never closes it. */
-  redis: Redis;
-  /** Namespace of every key and of the pub/sub channel. Default `'realtime'`. */
+  /**
+   * An ioredis client: a `Redis` (one server) or a `Cluster` (Redis Cluster, Redis 7+; build it with
+   * `shardedSubscribers: true`). The scaler duplicates it for its own command and subscriber connections
+   * and never closes it.
+   */
+  redis: Redis | Cluster;
+  /**
+   * Namespace of every key and of the pub/sub channels. Default `'realtime'`. It is the hash tag of every
+   * key (`{prefix}:…`), so it may not contain `{` or `}`.
+   */
   prefix?: string;
   /** Unique per running node. Default `<hostname>-<pid>-<random>`. */
   nodeId?: string;
@@ -33,7 +40,7 @@ export interface RedisScalerOptions {
 }
 
 export interface ResolvedOptions {
-  redis: Redis;
+  redis: Redis | Cluster;
   prefix: string;
   nodeId: string;
   heartbeatIntervalMs: number;
@@ -66,12 +73,14 @@ const milliseconds = (key: string, min: number, max: number, fallback: number) =
 
 const schema = z
   .object({
-    redis: z.custom<Redis>(looksLikeIoredis, { error: 'redis must be an ioredis client (new Redis(url))' }),
+    redis: z.custom<Redis | Cluster>(looksLikeIoredis, { error: 'redis must be an ioredis client (new Redis(url) or new Cluster(nodes))' }),
     prefix: z
       .string({ error: 'prefix must be a string such as "realtime"' })
       .min(1, { error: 'prefix must be a non-empty string such as "realtime"' })
       .max(200, { error: 'prefix must be at most 200 characters' })
       .regex(/^[\x21-\x7e]+$/, { error: 'prefix must be printable ASCII without spaces, e.g. "realtime:broadcast"' })
+      // Every key is tagged `{prefix}:…` so a Redis Cluster keeps them in one slot; a brace would move the tag.
+      .regex(/^[^{}]+$/, { error: 'prefix must not contain { or } (it is the hash tag of every key), e.g. "realtime:broadcast"' })
       .default('realtime'),
     nodeId: z
       .string({ error: 'nodeId must be a string' })

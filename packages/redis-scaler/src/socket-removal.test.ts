@@ -48,7 +48,7 @@ if (redis) {
   };
   /** Every key of a prefix with its content, to compare Redis before and after. */
   async function snapshot(prefix: string): Promise<Record<string, unknown>> {
-    const keys = (await client.keys(`${prefix}:*`)).filter((key) => !key.endsWith(':nodes')).sort();
+    const keys = (await client.keys(`{${prefix}}:*`)).filter((key) => !key.endsWith(':nodes')).sort();
     const result: Record<string, unknown> = {};
     for (const key of keys) {
       const type = await client.type(key);
@@ -116,7 +116,7 @@ if (redis) {
       await a.joinPresence('app', 'presence-x', '1.1', { userId: 'u', userInfo: '{}' }, 10);
       await a.close();
       expect(await snapshot(prefix)).toEqual(baseline);
-      expect(await client.zrange(`${prefix}:nodes`, 0, -1)).toEqual([b.nodeId]);
+      expect(await client.zrange(createKeys(prefix).nodes, 0, -1)).toEqual([b.nodeId]);
       expect(await b.subscriptionCount('app', 'kept')).toBe(1);
     });
   });
@@ -144,8 +144,8 @@ if (redis) {
       await client.client('KILL', 'ID', own!.match(/id=(\d+)/)![1]!);
       await expect.poll(recoveries, { timeout: 20_000, interval: 50 }).toBe(before + 1);
       await expect.poll(() => a.connected, { timeout: 5_000, interval: 50 }).toBe(true);
-      expect(await client.hlen(`${prefix}:app:app:chans`)).toBe(20_000);
-      expect(await client.scard(`${prefix}:node:large`)).toBe(20_001);
+      expect(await client.hlen(createKeys(prefix).channels('app'))).toBe(20_000);
+      expect(await client.scard(createKeys(prefix).node('large'))).toBe(20_001);
     });
   });
 
