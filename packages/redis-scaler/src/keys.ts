@@ -22,6 +22,7 @@
  *   {<prefix>}:app:<app>:ch:<channel>:users       HASH userId -> number of sockets, cluster-wide
  *   {<prefix>}:app:<app>:ch:<channel>:info        HASH userId -> user_info JSON
  *   {<prefix>}:app:<app>:ch:<channel>:cache       STRING last frame of a cache channel, with EX ttl
+ *   <prefix>:c:<app>:<channel>                    pub/sub topic of a channel's messages (routing 'subscribed'); no hash tag
  */
 export interface Keys {
   readonly bus: string;
@@ -34,6 +35,8 @@ export interface Keys {
   presenceUsers(appId: string, channel: string): string;
   presenceInfo(appId: string, channel: string): string;
   cache(appId: string, channel: string): string;
+  /** A channel's pub/sub topic: untagged, so that on a Cluster the topics spread over every master. */
+  topic(appId: string, channel: string): string;
 }
 
 /** The part of every key Redis Cluster hashes: `{prefix}`. */
@@ -56,6 +59,7 @@ export function createKeys(prefix: string): Keys {
     presenceUsers: (appId, name) => `${channel(appId, name)}:users`,
     presenceInfo: (appId, name) => `${channel(appId, name)}:info`,
     cache: (appId, name) => `${channel(appId, name)}:cache`,
+    topic: (appId, name) => `${prefix}:c:${encodeURIComponent(appId)}:${encodeURIComponent(name)}`,
   };
 }
 
