@@ -1,22 +1,50 @@
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
+import type { ScalerLogger } from './options.js';
+import { createPlainPubSub } from './plain-pubsub.js';
+import type { PubSub } from './pubsub.js';
 import { defineScripts, type ScriptClient } from './scripts.js';
+import { createShardedPubSub } from './sharded-pubsub.js';
+
+/** What the scaler accepts: one Redis server, or a Redis Cluster (Redis 7+, sharded pub/sub). */
+export type RedisClient = Redis | Cluster;
+
+const noop = () => {};
+const silentLogger: ScalerLogger = { info: noop, warn: noop, error: noop };
 
 /** Reconnect delays: 100 ms doubling up to 2 s, retried forever. */
 const reconnectBackoff = (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 6), 2_000);
 
-/** A node's own two connections to Redis. */
+/** A node's own two connections to Redis, and the pub/sub over them. */
 export interface Connections {
-  /** Commands and scripts: no offline queue, so a command runs now or fails at once. */
+  /**
+   * Commands and scripts: no offline queue, so a command runs now or fails at once. On a Cluster
+   * this is a `Cluster` used through the same commands (every key of the node's scripts, MULTIs and
+   * commands shares one slot, see keys.ts); typed as the `Redis` it behaves like for them.
+   */
   commands: ScriptClient;
-  /** The bus subscription: queues and resubscribes across reconnects. */
+  /**
+   * The subscriber connection(s): queues and resubscribes across reconnects. On a Cluster, a `Cluster`
+   * with sharded subscribers, of which the node uses only the events both share (`error`); the
+   * subscriptions themselves go through `pubsub`.
+   */
   subscriber: Redis;
+  /** Plain PUBLISH/SUBSCRIBE on one Redis, sharded SPUBLISH/SSUBSCRIBE on a Cluster. */
+  pubsub: PubSub;
+  /** True on a Redis Cluster. */
+  cluster: boolean;
+}
+
+/** Whether a client is an ioredis `Cluster` (checked by its own flag: the caller's ioredis copy may not be ours). */
+export function isCluster(redis: RedisClient): redis is Cluster {
+  return (redis as { isCluster?: unknown }).isCluster === true;
 }
 
 /**
  * Duplicates the caller's client twice, so the caller's client keeps its options and listeners
  * (and is never closed by the scaler).
  */
-export function openConnections(redis: Redis, nodeId: string, commandTimeoutMs: number): Connections {
+export function openConnections(redis: RedisClient, nodeId: string, commandTimeoutMs: number, logger: ScalerLogger = silentLogger): Connections {
+  if (isCluster(redis)) return openClusterConnections(redis, nodeId, commandTimeoutMs, logger);
   const common: Partial<RedisOptions> = {
     lazyConnect: false,
     keyPrefix: '',
@@ -37,16 +65,57 @@ export function openConnections(redis: Redis, nodeId: string, commandTimeoutMs: 
     }),
   );
   const subscriber = redis.duplicate({ ...common, enableOfflineQueue: true, autoResubscribe: true, maxRetriesPerRequest: null });
-  return { commands, subscriber };
+  return { commands, subscriber, pubsub: createPlainPubSub(commands, subscriber), cluster: false };
+}
+
+/**
+ * The same two roles on a Redis Cluster. Commands: no offline queue, auto-pipelining, a command
+ * timeout on every node connection, masters only. Subscriber: one sharded subscriber connection
+ * per master that owns a subscribed topic (`shardedSubscribers`), queued while it reconnects.
+ */
+function openClusterConnections(cluster: Cluster, nodeId: string, commandTimeoutMs: number, logger: ScalerLogger): Connections {
+  // `duplicate` merges options shallowly: the caller's per-node options (credentials, TLS, timeouts) are kept by hand.
+  const base = cluster.options.redisOptions ?? {};
+  const common: Partial<ClusterOptions> = {
+    lazyConnect: false,
+    keyPrefix: '',
+    scaleReads: 'master',
+    clusterRetryStrategy: reconnectBackoff,
+  };
+  const commands = defineScripts(
+    cluster.duplicate(undefined, {
+      ...common,
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+      shardedSubscribers: false,
+      redisOptions: {
+        ...base,
+        keyPrefix: '',
+        connectionName: `realtime-scaler:${nodeId}`,
+        commandTimeout: commandTimeoutMs,
+        autoResendUnfulfilledCommands: false,
+        maxRetriesPerRequest: 0,
+      },
+    } satisfies Partial<ClusterOptions>) as unknown as Redis,
+  );
+  const subscriber = cluster.duplicate(undefined, {
+    ...common,
+    enableOfflineQueue: true,
+    enableAutoPipelining: false,
+    shardedSubscribers: true,
+    redisOptions: { ...base, keyPrefix: '', connectionName: `realtime-scaler-sub:${nodeId}` },
+  } satisfies Partial<ClusterOptions>);
+  const pubsub = createShardedPubSub(commands as unknown as Cluster, subscriber, { nodeId, logger });
+  return { commands, subscriber: subscriber as unknown as Redis, pubsub, cluster: true };
 }
 
 /** Read through a function so TypeScript does not narrow a status that changes under us. */
-export function isReady(redis: Redis): boolean {
+export function isReady(redis: RedisClient): boolean {
   return redis.status === 'ready';
 }
 
 /** QUIT, or a hard disconnect when Redis does not answer in time. */
-export async function quit(redis: Redis): Promise<void> {
+export async function quit(redis: RedisClient): Promise<void> {
   if (redis.status === 'end') return;
   if (redis.status !== 'ready') {
     redis.disconnect();

@@ -1,8 +1,8 @@
 import { runScalerConformance } from '@org/protocol/testing';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisScaler } from './index.js';
-import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
+import { clusterSkipMessage, inCI, skipMessage, testClusterNodes, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
 
@@ -18,6 +18,26 @@ if (redis) {
   describe('redis scaler conformance', () => {
     it('needs Redis', () => {
       console.warn(skipMessage);
+      expect(inCI).toBe(false);
+    });
+  });
+}
+
+const clusterNodes = testClusterNodes();
+
+if (clusterNodes) {
+  // The same suite, unchanged, on a Redis Cluster: sharded pub/sub, every key in the prefix's slot.
+  const cluster = new Cluster(clusterNodes, { shardedSubscribers: true });
+  const prefix = uniquePrefix('conformance-cluster');
+  afterAll(async () => {
+    // Each node's graceful close removed its own keys; whatever a crashed node left expires with the prefix unused.
+    cluster.disconnect();
+  });
+  runScalerConformance('redis cluster', { create: async () => createRedisScaler({ redis: cluster, prefix }), multiNode: true });
+} else {
+  describe('redis scaler conformance on a Redis Cluster', () => {
+    it('needs a Redis Cluster', () => {
+      console.warn(clusterSkipMessage);
       expect(inCI).toBe(false);
     });
   });

@@ -1,0 +1,231 @@
+import type { Cluster, Redis } from 'ioredis';
+import { keySlot } from './key-slot.js';
+import type { ScalerLogger } from './options.js';
+import type { PubSub } from './pubsub.js';
+
+/** A failed shard logs an error per reconnect attempt (221 in 9 s measured): at most one line per window. */
+const errorLogWindowMs = 10_000;
+/** A confirmation that failed (the shard still failing over) is tried again after this long, doubling up to 2 s. */
+const confirmRetryMs = 100;
+const confirmRetryMaxMs = 2_000;
+
+export interface ShardedPubSubOptions {
+  nodeId: string;
+  logger: ScalerLogger;
+}
+
+/**
+ * Pub/sub on a Redis Cluster (Redis 7+): sharded SPUBLISH/SSUBSCRIBE, so each topic lives on the
+ * master that owns its slot and the traffic spreads over the masters (plain PUBLISH would be
+ * broadcast to every node of the cluster). `commands` is the node's command Cluster, `subscriber`
+ * a Cluster built with `shardedSubscribers: true` (one subscriber connection per master).
+ */
+export function createShardedPubSub(commands: Cluster, subscriber: Cluster, options: ShardedPubSubOptions): PubSub {
+  return new ShardedPubSub(commands, subscriber, options);
+}
+
+/** Topics grouped by slot: ioredis refuses an SSUBSCRIBE whose channels are in several slots. */
+function bySlot(topics: Iterable<string>): string[][] {
+  const groups = new Map<number, string[]>();
+  for (const topic of topics) {
+    const slot = keySlot(topic);
+    const group = groups.get(slot);
+    if (group) group.push(topic);
+    else groups.set(slot, [topic]);
+  }
+  return [...groups.values()];
+}
+
+class ShardedPubSub implements PubSub {
+  readonly #commands: Cluster;
+  readonly #subscriber: Cluster;
+  readonly #options: ShardedPubSubOptions;
+  /**
+   * Topics asked for and not released, each with its SSUBSCRIBE's outcome. Kept here because ioredis
+   * does not deduplicate: a second SSUBSCRIBE of a topic would be stored and resubscribed twice.
+   */
+  readonly #topics = new Map<string, Promise<void>>();
+  /**
+   * Bumped whenever a subscriber connection may have been lost: a confirmation counts only if no
+   * loss happened while it ran.
+   */
+  #generation = 0;
+  /** The node's topics are not known to be subscribed on their owners' subscriber connections. */
+  #unconfirmed = false;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #retryDelay = confirmRetryMs;
+  /** A confirmation is running; `#confirmAgain`: another was asked for meanwhile and runs after it. */
+  #confirming = false;
+  #confirmAgain = false;
+  #closed = false;
+  #errorsSinceLog = 0;
+  #lastErrorLog = 0;
+
+  constructor(commands: Cluster, subscriber: Cluster, options: ShardedPubSubOptions) {
+    this.#commands = commands;
+    this.#subscriber = subscriber;
+    this.#options = options;
+    // A sharded subscriber ended, or failed to reconnect: until its topics are confirmed again, not ready.
+    const lost = () => this.#lost();
+    subscriber.on('-node', lost);
+    subscriber.on('-subscriber', lost);
+    subscriber.on('error', (error: unknown) => {
+      this.#lost();
+      this.#logError(error);
+    });
+    subscriber.on('nodeError', (error: unknown) => this.#logError(error));
+    // ioredis replaced its subscribers and re-sent every slot's SSUBSCRIBE without awaiting them
+    // (ClusterSubscriberGroup._resubscribe): the node sends its own and awaits them.
+    subscriber.on('subscribersReady', () => void this.#confirm());
+    subscriber.on('ready', () => {
+      if (this.#unconfirmed) void this.#confirm();
+    });
+  }
+
+  get ready(): boolean {
+    return this.#subscriber.status === 'ready' && !this.#unconfirmed;
+  }
+
+  publish(topic: string, payload: string): Promise<number> {
+    return this.#commands.spublish(topic, payload) as Promise<number>;
+  }
+
+  async subscribe(topics: readonly string[]): Promise<void> {
+    const waits: Promise<void>[] = [];
+    const fresh: string[] = [];
+    for (const topic of topics) {
+      const pending = this.#topics.get(topic);
+      if (pending) waits.push(pending);
+      else fresh.push(topic);
+    }
+    for (const group of bySlot(fresh)) {
+      const sent = this.#subscriber.ssubscribe(...group).then(
+        () => undefined,
+        (error: unknown) => {
+          // Not subscribed: a later call sends it again (unless it was released meanwhile).
+          for (const topic of group) if (this.#topics.get(topic) === sent) this.#topics.delete(topic);
+          throw error;
+        },
+      );
+      for (const topic of group) this.#topics.set(topic, sent);
+      waits.push(sent);
+    }
+    await Promise.all(waits);
+  }
+
+  async unsubscribe(topics: readonly string[]): Promise<void> {
+    const known = topics.filter((topic) => this.#topics.delete(topic));
+    // Always with the channels named: SUNSUBSCRIBE without arguments fails with sharded subscribers (redis/ioredis#2133).
+    await Promise.all(bySlot(known).map((group) => this.#subscriber.sunsubscribe(...group)));
+  }
+
+  onMessage(handler: (topic: string, payload: string) => void): void {
+    this.#subscriber.on('smessage', handler);
+  }
+
+  /** `PUBSUB SHARDNUMSUB` counts only the node it runs on: asked of the master that owns the topic's slot. */
+  async listeners(topic: string): Promise<number> {
+    const owner = this.#owner(keySlot(topic));
+    if (!owner) throw new Error(`no master known for the slot of ${topic} (the cluster is not ready)`);
+    const reply = (await owner.call('PUBSUB', 'SHARDNUMSUB', topic)) as unknown[];
+    return Number(reply[1] ?? 0);
+  }
+
+  close(): Promise<void> {
+    this.#stop();
+    return this.#subscriber.quit().then(
+      () => undefined,
+      () => this.#subscriber.disconnect(),
+    );
+  }
+
+  disconnect(): void {
+    this.#stop();
+    this.#subscriber.disconnect();
+  }
+
+  #stop(): void {
+    this.#closed = true;
+    clearTimeout(this.#retryTimer);
+  }
+
+  #owner(slot: number): Redis | undefined {
+    const key = this.#commands.slots[slot]?.[0];
+    if (!key) return undefined;
+    return this.#commands.nodes('master').find((node) => `${node.options.host}:${node.options.port}` === key);
+  }
+
+  #lost(): void {
+    this.#generation++;
+    if (this.#topics.size > 0) this.#unconfirmed = true;
+  }
+
+  /**
+   * Re-sends SSUBSCRIBE for every topic of this node, one command per slot, and awaits them all:
+   * a reply comes from the connection to the slot's current owner, so once every one arrived the
+   * node hears every topic again. ioredis keeps each re-sent topic in its (non-deduplicating)
+   * per-slot list until the topic is unsubscribed; that costs one entry per topic per failover.
+   */
+  async #confirm(): Promise<void> {
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    if (this.#closed) return;
+    if (this.#confirming) {
+      this.#confirmAgain = true;
+      return;
+    }
+    this.#confirming = true;
+    try {
+      await this.#confirmOnce();
+    } finally {
+      this.#confirming = false;
+    }
+    if (this.#confirmAgain) {
+      this.#confirmAgain = false;
+      await this.#confirm();
+    }
+  }
+
+  async #confirmOnce(): Promise<void> {
+    const generation = this.#generation;
+    if (this.#topics.size === 0) {
+      this.#unconfirmed = false;
+      return;
+    }
+    this.#unconfirmed = true;
+    const results = await Promise.allSettled(bySlot(this.#topics.keys()).map((group) => this.#subscriber.ssubscribe(...group)));
+    if (this.#closed || generation !== this.#generation) {
+      // Lost again meanwhile: the next subscribersReady (or the retry) confirms afresh.
+      if (!this.#closed) this.#scheduleRetry();
+      return;
+    }
+    if (results.every((result) => result.status === 'fulfilled')) {
+      this.#unconfirmed = false;
+      this.#retryDelay = confirmRetryMs;
+      return;
+    }
+    this.#scheduleRetry();
+  }
+
+  #scheduleRetry(): void {
+    if (this.#retryTimer !== undefined || this.#closed) return;
+    this.#retryTimer = setTimeout(() => void this.#confirm(), this.#retryDelay);
+    this.#retryTimer.unref?.();
+    this.#retryDelay = Math.min(this.#retryDelay * 2, confirmRetryMaxMs);
+  }
+
+  /** One line for the first error, then at most one per window, with how many were left out. */
+  #logError(error: unknown): void {
+    if (this.#closed) return;
+    this.#errorsSinceLog++;
+    const now = Date.now();
+    if (now - this.#lastErrorLog < errorLogWindowMs) return;
+    const { logger, nodeId } = this.#options;
+    logger.warn(
+      { err: error, node: nodeId, errors: this.#errorsSinceLog, windowMs: errorLogWindowMs },
+      'redis cluster: a sharded subscriber connection failed (a master failing over?); retrying, at most one such line per window',
+    );
+    this.#errorsSinceLog = 0;
+    this.#lastErrorLog = now;
+  }
+}
