@@ -35,6 +35,8 @@ export interface LoadConfigOptions {
   /** CLI overrides for the default server. */
   host?: string | undefined;
   port?: number | undefined;
+  /** CLI `--workers`. */
+  workers?: number | 'auto' | undefined;
 }
 
 export interface LoadedConfig {
@@ -141,7 +143,7 @@ function serverToOverride(raw: Record<string, unknown>, defaultName: string): Re
  * Environment overrides, applied on top of the file before validation:
  * REALTIME_HOST, REALTIME_PORT, REALTIME_PATH (default server);
  * REALTIME_APP_ID, REALTIME_APP_KEY, REALTIME_APP_SECRET (replace the app list with one app);
- * REDIS_URL (turns scaling on with that Redis); REALTIME_DEBUG=true (debug logging).
+ * REDIS_URL (turns scaling on with that Redis); REALTIME_WORKERS (workers); REALTIME_DEBUG=true (debug logging).
  */
 function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): EnvSources {
   const sources: EnvSources = new Map();
@@ -164,6 +166,10 @@ function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): EnvSour
     scaling['enabled'] = true;
     scaling['server'] = { ...(isRecord(scaling['server']) ? scaling['server'] : {}), url: env['REDIS_URL'] };
     sources.set('scaling.enabled', 'REDIS_URL').set('scaling.server.url', 'REDIS_URL');
+  }
+  if (env['REALTIME_WORKERS']) {
+    const workers = env['REALTIME_WORKERS'];
+    fromEnv(raw, 'workers', 'workers', 'REALTIME_WORKERS', /^[0-9]+$/.test(workers) ? Number(workers) : workers);
   }
   if (env['REALTIME_DEBUG'] === 'true') {
     const logging = isRecord(raw['logging']) ? raw['logging'] : (raw['logging'] = {});
@@ -209,6 +215,7 @@ async function loadUnguarded(options: LoadConfigOptions, env: NodeJS.ProcessEnv,
   if (!server) throw new ConfigError(`default: no server named "${config.default}" in servers`);
   if (options.host !== undefined) server.host = options.host;
   if (options.port !== undefined) server.port = options.port;
+  if (options.workers !== undefined) config.workers = options.workers;
   if (config.metrics.enabled && config.metrics.port !== undefined && config.metrics.port !== 0 && config.metrics.port === server.port) {
     throw new ConfigError(`metrics.port: must differ from the port of servers.${showKey(config.default)} (${server.port}); leave it out to serve /metrics on that port`);
   }

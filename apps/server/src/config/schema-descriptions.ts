@@ -7,6 +7,7 @@
 const schemaDescriptions: Readonly<Record<string, string>> = {
   $schema: 'The JSON Schema of this file, for editors; the server ignores it.',
   default: 'The name of the server (under `servers`) to run. Default: main.',
+  workers: 'Worker threads serving the port, each with its own event loop (the kernel spreads new connections over them; SO_REUSEPORT): a number, or auto for one per available core. Default 1 (no threads). REALTIME_WORKERS overrides it.',
   servers: 'Servers by name; the one named by `default` is run.',
   'servers.*.host': 'Address to listen on. REALTIME_HOST overrides it.',
   'servers.*.port': 'Port for WebSockets and the HTTP API (0: any free port). REALTIME_PORT overrides it.',

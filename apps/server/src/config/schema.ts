@@ -10,6 +10,7 @@ import { z } from 'zod';
  */
 const seconds = z.number().int().positive();
 const port = z.number().int().min(0).max(65_535);
+const workersError = 'workers must be a positive integer (at most 1024) or "auto"';
 
 const tlsSchema = z.strictObject({
   cert: z.string().min(1),
@@ -112,6 +113,12 @@ export const configSchema = z.strictObject({
   /** For editors only (`"$schema": "./node_modules/@org/realtime-server/config.schema.json"`); the server ignores it. */
   $schema: z.string().optional(),
   default: z.string().default('main'),
+  /** Worker threads serving the default server's port (SO_REUSEPORT); `auto`: one per available core. */
+  workers: z
+    .union([z.literal('auto', { error: workersError }), z.number({ error: workersError }).int({ error: workersError }).min(1, { error: workersError }).max(1_024, { error: workersError })], {
+      error: workersError,
+    })
+    .default(1),
   servers: z.record(z.string(), serverSchema).prefault({ main: {} }),
   applications: z.array(applicationSchema).default([]),
   redis: redisConnectionSchema.prefault({}),
