@@ -62,6 +62,9 @@ const gaugesNamedTotal = ['nodejs_active_handles_total', 'nodejs_active_requests
 
 let processMetrics: Registry | undefined;
 
+/** The process's default metrics (`realtime_process_*`, `realtime_nodejs_*`), made once per process. */
+export const processMetricsRegistry = (): Registry => defaultMetrics();
+
 /**
  * prom-client's default metrics, made once per process: they start a GC
  * observer and an event-loop delay monitor that are never stopped, and a
@@ -81,9 +84,10 @@ function defaultMetrics(): Registry {
  * Prometheus metrics, labelled by app. Counters are fed from engine events,
  * so the delivery path itself does no metrics work beyond one emit.
  */
-export function createMetrics() {
-  // A registry of this daemon's own, holding the process's default metrics too.
-  const registry = Registry.merge([defaultMetrics()]);
+export function createMetrics(options: { processMetrics?: boolean } = {}) {
+  // A registry of this daemon's own, holding the process's default metrics too (a worker thread's
+  // leaves them out: they are the process's, and the main thread adds them once to the workers' sum).
+  const registry = options.processMetrics === false ? new Registry() : Registry.merge([defaultMetrics()]);
   const labels = ['app_id'] as const;
   const connections = new Gauge({ name: 'realtime_connections', help: 'Open WebSocket connections (past the handshake) on this node', labelNames: labels, registers: [registry] });
   const opened = new Counter({ name: 'realtime_connections_opened_total', help: 'WebSocket connections opened (pusher:connection_established sent)', labelNames: labels, registers: [registry] });
