@@ -20,14 +20,14 @@ export interface ConfiguredScaler {
  * the in-memory default. `scaling.channel` namespaces every key and the bus, so
  * deployments sharing one Redis stay apart.
  */
-export function createConfiguredScaler(config: Config, logging: Logging): ConfiguredScaler | undefined {
+export function createConfiguredScaler(config: Config, logging: Logging, options: { nodeId?: string } = {}): ConfiguredScaler | undefined {
   if (!config.scaling.enabled) return undefined;
   const connection = resolveRedisConnection(config.scaling.server, config.redis);
   const redis = createRedisClient(connection);
   const log = logging.scope('socket.server');
   const prefix = config.scaling.channel;
   const { outbox_max_seconds: outboxMaxSeconds, outbox_max_bytes: outboxMaxBytes } = config.scaling;
-  const scaler = createRedisScaler({ redis, prefix, logger: log, outboxMaxSeconds, outboxMaxBytes });
+  const scaler = createRedisScaler({ redis, prefix, logger: log, outboxMaxSeconds, outboxMaxBytes, ...(options.nodeId ? { nodeId: options.nodeId } : {}) });
   log.info({ redis: describeRedis(connection), prefix, node: scaler.nodeId }, 'scaling over Redis');
   return {
     scaler,
