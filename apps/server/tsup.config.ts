@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig(
   nodeApplication({
-    entry: { index: 'src/index.ts', bin: 'src/bin.ts' },
+    entry: { index: 'src/index.ts', bin: 'src/bin.ts', worker: 'src/workers/worker-thread.ts' },
     external: ['uWebSockets.js'],
   }),
 );

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 
 /** The daemon's command line: `server [--host H] [--port P] [--config FILE]`, `restart_server`, `config check|print`. */
 export type Command =
-  | { name: 'server'; host?: string; port?: number; config?: string; allowUwsFallback: boolean }
+  | { name: 'server'; host?: string; port?: number; workers?: number | 'auto'; config?: string; allowUwsFallback: boolean }
   | { name: 'restart_server'; config?: string }
   | { name: 'config-check'; config?: string }
   | { name: 'config-print'; config?: string; format: 'json' | 'yaml' }
@@ -14,7 +14,8 @@ export class UsageError extends Error {
 }
 
 export const usage = `Usage:
-  realtime-server server [--host <address>] [--port <port>] [--config <file.json|file.yaml>] [--allow-uws-fallback]
+  realtime-server server [--host <address>] [--port <port>] [--workers <n|auto>] [--config <file.json|file.yaml>] [--allow-uws-fallback]
+    --workers: threads serving the port (default 1; auto: one per available core).
   realtime-server restart_server [--config <file.json|file.yaml>]
     Restarts every node gracefully: through Redis when scaling is enabled, else the servers on this host
     (only processes proven to be the registered server are signalled; stale pid files are removed).
@@ -25,11 +26,12 @@ export const usage = `Usage:
     Prints the effective configuration (defaults, file, environment), secrets masked, with where each value came from.
 
 Environment: REALTIME_CONFIG (config file), REALTIME_HOST, REALTIME_PORT, REALTIME_PATH,
-REALTIME_APP_ID / REALTIME_APP_KEY / REALTIME_APP_SECRET, REDIS_URL, REALTIME_DEBUG=true.`;
+REALTIME_APP_ID / REALTIME_APP_KEY / REALTIME_APP_SECRET, REDIS_URL, REALTIME_WORKERS, REALTIME_DEBUG=true.`;
 
 const serverOptions = {
   host: { type: 'string' },
   port: { type: 'string' },
+  workers: { type: 'string' },
   config: { type: 'string' },
   'allow-uws-fallback': { type: 'boolean' },
 } as const;
@@ -77,6 +79,10 @@ function parseServer(rest: string[], env: NodeJS.ProcessEnv): Command {
       const port = Number(token.value);
       if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${token.value}`);
       command.port = port;
+    } else if (token.name === 'workers') {
+      const workers = token.value === 'auto' ? 'auto' : Number(token.value);
+      if (workers !== 'auto' && (!/^[0-9]+$/.test(token.value) || workers < 1 || workers > 1_024)) throw new UsageError(`--workers must be auto or an integer from 1 to 1024, got ${token.value}`);
+      command.workers = workers;
     } else if (token.name === 'host') command.host = token.value;
     else command.config = token.value;
   }

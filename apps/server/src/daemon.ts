@@ -20,6 +20,13 @@ export interface DaemonOptions {
   allowUwsFallback?: boolean;
   /** Called when another node or `restart_server` asks the whole cluster to restart. */
   onClusterRestart?: () => void;
+  /**
+   * One worker thread of several (`workers` > 1): the port is shared with the other workers
+   * (SO_REUSEPORT), `/metrics` on it answers `renderMetrics` (the sum over workers, made by the main
+   * thread, which also runs `metrics.port`'s listener), and the process's default metrics are left
+   * to the main thread. `nodeId` names this worker as a Redis node.
+   */
+  worker?: { renderMetrics: Metrics['render']; nodeId: string } | undefined;
 }
 
 export interface Daemon {
@@ -47,7 +54,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const log = logging.scope('socket.server');
 
   const apps = createStaticAppProvider(config.applications.map((app) => toApp(app, serverConfig, config.rate_limiter)));
-  const configuredScaler = options.scaler ? undefined : createConfiguredScaler(config, logging);
+  const { worker } = options;
+  const configuredScaler = options.scaler ? undefined : createConfiguredScaler(config, logging, worker ? { nodeId: worker.nodeId } : {});
   const scaler = options.scaler ?? configuredScaler?.scaler;
   const engine = new RealtimeServer({
     apps,
@@ -55,7 +63,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     logger: (scope) => logging.scope(scope),
     protocolVersion: Number(serverConfig.protocol_version),
   });
-  const metrics = createMetrics();
+  const metrics = createMetrics(worker ? { processMetrics: false } : {});
   metrics.observe(engine);
   if (configuredScaler) metrics.observeScaler(configuredScaler.stats);
   const rateLimits = createRateLimits(config, log);
@@ -69,7 +77,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     pathPrefix: serverConfig.path,
     ready: () => !engine.draining,
     // On the public port only when enabled and not moved to a listener of its own (404 otherwise).
-    ...(config.metrics.enabled && config.metrics.port === undefined ? { metrics: () => metrics.render() } : {}),
+    ...(config.metrics.enabled && config.metrics.port === undefined ? { metrics: worker?.renderMetrics ?? (() => metrics.render()) } : {}),
     onResponse: ({ app, method, route, status }) => {
       metrics.recordHttp(app?.id, method, status);
       engine.events.emit('http.api.response', { app, method, route, status });
@@ -102,6 +110,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     maxRequestSize: serverConfig.max_request_size,
     maxRequestHeadSize: serverConfig.max_request_head_size,
     allowFallback: options.allowUwsFallback ?? false,
+    // Workers share the port; a lone daemon holds it exclusively (a second one on it fails to start).
+    reusePort: worker !== undefined,
     onRefused: (reason) => metrics.recordTransportRefusal(reason),
     onError: (error, where) => {
       metrics.recordTransportError(where);
@@ -113,7 +123,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   if (onClusterRestart) engine.events.on('cluster.restart', () => onClusterRestart());
   await engine.start();
 
-  const separateMetrics = config.metrics.enabled && config.metrics.port !== undefined ? { host: config.metrics.host, port: config.metrics.port } : undefined;
+  const separateMetrics = config.metrics.enabled && config.metrics.port !== undefined && !worker ? { host: config.metrics.host, port: config.metrics.port } : undefined;
   let metricsListener: MetricsListener | undefined;
   const stopMetricsListener = () => {
     const closing = metricsListener?.close();

@@ -1,17 +1,19 @@
 import type { Command } from '../cli.js';
 import { loadConfig } from '../config/load-config.js';
-import { createDaemon, startDaemon, type Daemon, type DaemonOptions } from '../daemon.js';
+import { createDaemon, startDaemon, type DaemonOptions } from '../daemon.js';
 import { createLogging } from '../logging.js';
 import { registerPid } from '../pid-files.js';
 import { installProcessPolicy, unexpectedErrorExitCode } from '../process-policy.js';
-import { Supervisor } from '../supervisor.js';
+import { Supervisor, type SupervisedDaemon } from '../supervisor.js';
+import { workerCount } from '../workers/worker-count.js';
+import { WorkerPool } from '../workers/worker-pool.js';
 
 /**
  * `server`: loads the configuration, starts the daemon under the supervisor
  * and hands it the process's signals and unexpected errors.
  */
 export async function runServer(command: Extract<Command, { name: 'server' }>): Promise<void> {
-  const load = () => loadConfig({ file: command.config, host: command.host, port: command.port });
+  const load = () => loadConfig({ file: command.config, host: command.host, port: command.port, workers: command.workers });
   const first = await load();
   let { config } = first;
   const logging = createLogging(config.logging);
@@ -26,10 +28,30 @@ export async function runServer(command: Extract<Command, { name: 'server' }>): 
   }
 
   const daemonOptions = (): DaemonOptions => ({ config, logging, allowUwsFallback: command.allowUwsFallback, onClusterRestart: () => void supervisor.restart() });
-  const supervisor: Supervisor<Daemon> = new Supervisor<Daemon>({
+  // With one worker the daemon runs in this thread, exactly as before workers existed.
+  const workers = workerCount(config.workers);
+  const onFatal = (error: unknown, origin: 'uncaughtException' | 'unhandledRejection' | (string & {})) => {
+    const fields = { scope: 'command.server', origin, err: error, exitCode: unexpectedErrorExitCode };
+    const message = 'unexpected exception: the process may be in an unknown state; draining, then exiting so that a supervisor restarts it';
+    // Written even with logging off or the scope muted: nothing else says why the process went away.
+    if (config.logging.enabled) logging.root.fatal(fields, message);
+    else process.stderr.write(`${message} (${origin}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    supervisor.fail();
+  };
+  const startPool = () =>
+    WorkerPool.start({
+      config,
+      count: workerCount(config.workers),
+      allowUwsFallback: command.allowUwsFallback,
+      script: new URL('./worker.js', import.meta.url),
+      log: logging.scope('command.server'),
+      onClusterRestart: () => void supervisor.restart(),
+      onFatal,
+    });
+  const supervisor: Supervisor<SupervisedDaemon> = new Supervisor<SupervisedDaemon>({
     async rebuild() {
       ({ config } = await load());
-      return createDaemon(daemonOptions());
+      return workerCount(config.workers) > 1 ? startPool() : createDaemon(daemonOptions());
     },
     registerPid: (port) => registerPid(port),
     // Logs are flushed (a log file is written asynchronously) before the process ends.
@@ -45,21 +67,22 @@ export async function runServer(command: Extract<Command, { name: 'server' }>): 
   });
 
   // Before the daemon starts: an error thrown from a timer during start-up is handled the same way.
-  installProcessPolicy({
-    onFatal(error, origin) {
-      const fields = { scope: 'command.server', origin, err: error, exitCode: unexpectedErrorExitCode };
-      const message = 'unexpected exception: the process may be in an unknown state; draining, then exiting so that a supervisor restarts it';
-      // Written even with logging off or the scope muted: nothing else says why the process went away.
-      if (config.logging.enabled) logging.root.fatal(fields, message);
-      else process.stderr.write(`${message} (${origin}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      supervisor.fail();
-    },
-  });
+  installProcessPolicy({ onFatal });
 
-  const daemon = await supervisor.start(() => startDaemon(daemonOptions()));
+  const daemon = await supervisor.start(async (): Promise<SupervisedDaemon> => {
+    if (workers === 1) return startDaemon(daemonOptions());
+    const pool = await startPool();
+    try {
+      await pool.listen();
+    } catch (error) {
+      await pool.stop();
+      throw error;
+    }
+    return pool;
+  });
   process.on('SIGTERM', () => supervisor.shutdown('SIGTERM'));
   process.on('SIGINT', () => supervisor.shutdown('SIGINT'));
   process.on('SIGHUP', () => void supervisor.restart());
   // Only now: a supervisor (or a test) may signal as soon as it reads this line.
-  startLog.info({ port: daemon.port, apps: config.applications.length, pid: process.pid }, 'server started');
+  startLog.info({ port: daemon.port, apps: config.applications.length, pid: process.pid, workers }, 'server started');
 }
