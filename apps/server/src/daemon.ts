@@ -167,6 +167,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await webhooksDrained;
         await rateLimits?.close();
         await configuredScaler?.close();
+        // A worker thread ends after its stop, and idle keep-alive HTTP connections would keep its loop (and it) alive.
+        if (worker) (transport.app as unknown as { close?: () => void }).close?.();
         log.info({ port: transport.port }, 'stopped');
       })();
       return stopping;

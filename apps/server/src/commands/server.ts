@@ -83,6 +83,13 @@ export async function runServer(command: Extract<Command, { name: 'server' }>): 
   process.on('SIGTERM', () => supervisor.shutdown('SIGTERM'));
   process.on('SIGINT', () => supervisor.shutdown('SIGINT'));
   process.on('SIGHUP', () => void supervisor.restart());
+  // Tests only: an uncaught error in a worker thread (signals reach the main thread only).
+  if (process.env['REALTIME_TEST_CRASH_WORKER']) {
+    process.on('SIGUSR2', () => {
+      const current = supervisor.daemon;
+      if (current instanceof WorkerPool) current.crashFirstWorkerForTest();
+    });
+  }
   // Only now: a supervisor (or a test) may signal as soon as it reads this line.
   startLog.info({ port: daemon.port, apps: config.applications.length, pid: process.pid, workers }, 'server started');
 }

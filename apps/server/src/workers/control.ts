@@ -21,6 +21,8 @@ export type ToWorker =
   | { k: 'stop-listening' }
   | { k: 'stop'; id: number; reason: string | undefined }
   | { k: 'metrics'; id: number }
+  /** Tests only (REALTIME_TEST_CRASH_WORKER set): the worker throws from a timer, an uncaught error. */
+  | { k: 'test-crash' }
   | { k: 'metrics-answer'; id: number; ok: true; contentType: string; body: string }
   | { k: 'metrics-answer'; id: number; ok: false; message: string };
 

@@ -223,6 +223,12 @@ export class WorkerPool implements SupervisedDaemon {
     this.#hub?.close();
   }
 
+  /** Tests only: makes the first worker throw an uncaught error (it does so only with REALTIME_TEST_CRASH_WORKER set). */
+  crashFirstWorkerForTest(): void {
+    const [first] = this.#workers;
+    if (first) this.#post(first, { k: 'test-crash' });
+  }
+
   /**
    * `/metrics` for the whole server: every worker's registry summed (counters and gauges; prom-client's
    * cluster aggregation), the process's default metrics once, and `realtime_workers`.

@@ -60,6 +60,12 @@ function serve(daemon: Daemon): void {
       case 'metrics':
         void answer(message.id, () => daemon.metrics.registry.getMetricsAsJSON());
         return;
+      case 'test-crash':
+        if (process.env['REALTIME_TEST_CRASH_WORKER'])
+          setTimeout(() => {
+            throw new Error('test crash: an exception thrown from a timer in a worker thread (REALTIME_TEST_CRASH_WORKER, SIGUSR2)');
+          });
+        return;
       case 'metrics-answer': {
         const waiting = metricsAnswers.get(message.id);
         metricsAnswers.delete(message.id);
