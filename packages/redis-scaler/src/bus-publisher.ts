@@ -3,14 +3,25 @@ import { sequencedPayload } from './bus-codec.js';
 import { Fifo } from './fifo.js';
 import { Outbox, type OutboxEntry } from './outbox.js';
 import type { PubSub } from './pubsub.js';
+import type { TopicKind, Topics } from './topics.js';
 
 /** A flush sends at most this many messages, or about this many bytes, per round trip. */
 const flushBatchMessages = 1_000;
 const flushBatchBytes = 1_048_576;
 
+/** Topics whose last sequence number this node remembers (for `p`); past it the oldest-remembered goes and its next PUBLISH says 0. */
+const maxRememberedTopics = 65_536;
+
+/** One PUBLISH: a message on one topic (a channel message may go to two: its topic, and the bus as a copy). */
+interface BusEntry extends OutboxEntry {
+  readonly topic: string;
+  /** The bus copy of a channel message, for nodes that hear only the bus (`"a":1`). */
+  readonly allCopy: boolean;
+}
+
 /** One PUBLISH on its way; `live` until it is confirmed or put back in the outbox. */
 interface Attempt {
-  entry: OutboxEntry;
+  entry: BusEntry;
   live: boolean;
 }
 
@@ -19,7 +30,7 @@ export interface BusPublisherOptions {
   pubsub: PubSub;
   /** Whether a command can be sent now. */
   commandsReady(): boolean;
-  busKey: string;
+  topics: Topics;
   /** `senderPrefix(nodeId, epoch)`: starts with `ownMessagePrefix(nodeId)`. */
   ownPrefix: string;
   outboxMaxBytes: number;
@@ -38,6 +49,8 @@ export interface PublisherStats {
   outboxDropped: number;
   /** Messages of this node that never reached the bus, since start: `outboxDropped` plus what `close()` gave up. */
   droppedMessages: number;
+  /** PUBLISHes this node sent (resends not counted), by the kind of topic, since start. */
+  busMessagesPublished: Record<TopicKind, number>;
 }
 
 /**
@@ -50,8 +63,22 @@ export interface PublisherStats {
  */
 export class BusPublisher {
   readonly #options: BusPublisherOptions;
-  readonly #outbox: Outbox;
+  readonly #outbox: Outbox<BusEntry>;
   readonly #enabled: boolean;
+  /** Each topic's last sequence number sent, for the next PUBLISH's `p`. */
+  readonly #lastOnTopic = new Map<string, number>();
+  readonly #published: Record<TopicKind, number> = { channel: 0, node: 0 };
+  /**
+   * Routing `'subscribed'` (set at start): channel messages go to their channels' topics. Otherwise (routing
+   * `'all'`, and before start) every message goes to the bus, unflagged, as before routing existed: nodes of
+   * either kind take it from there.
+   */
+  #routed = false;
+  /**
+   * Routed: whether channel messages also go to the bus, flagged, for nodes that hear only the bus. True
+   * until the first heartbeat answered, then while it sees such a node.
+   */
+  #allCopies = true;
   readonly #inFlight = new Fifo<Attempt>();
   #seq = 0;
   #holding = false;
@@ -64,7 +91,7 @@ export class BusPublisher {
 
   constructor(options: BusPublisherOptions) {
     this.#options = options;
-    this.#outbox = new Outbox(options.outboxMaxBytes, options.outboxMaxAgeMs);
+    this.#outbox = new Outbox<BusEntry>(options.outboxMaxBytes, options.outboxMaxAgeMs);
     this.#enabled = options.outboxMaxBytes > 0 && options.outboxMaxAgeMs > 0;
   }
 
@@ -79,23 +106,48 @@ export class BusPublisher {
       outboxBytes: this.#outbox.bytes,
       outboxDropped: this.#outbox.dropped,
       droppedMessages: this.#outbox.dropped + this.#droppedAtClose,
+      busMessagesPublished: { ...this.#published },
     };
+  }
+
+  /** Channel messages go to their topics from now on (routing `'subscribed'`). */
+  route(): void {
+    this.#routed = true;
+  }
+
+  /** Whether channel messages also go to the bus as flagged copies (see `#allCopies`). */
+  set allCopies(value: boolean) {
+    this.#allCopies = value;
+  }
+
+  get allCopies(): boolean {
+    return this.#allCopies;
+  }
+
+  /** The topic of a message this node publishes. */
+  #topicOf(message: ClusterMessage): string {
+    return this.#routed ? this.#options.topics.of(message) : this.#options.topics.bus;
   }
 
   publish(message: ClusterMessage): void {
     const body = JSON.stringify(message);
+    const topic = this.#topicOf(message);
+    const copy = topic !== this.#options.topics.bus && this.#allCopies;
     const ready = this.#options.commandsReady();
     if (!this.#holding && !ready) {
       this.hold();
       this.#options.onDown(new Error('not connected'));
     }
     if (!this.#holding && ready) {
-      void this.#send({ body, bytes: -1, at: 0 });
+      void this.#send({ body, bytes: -1, at: 0, topic, allCopy: false });
+      if (copy) void this.#send({ body, bytes: -1, at: 0, topic: this.#options.topics.bus, allCopy: true });
       return;
     }
     // Held, or dropped (and counted) by a disabled outbox.
     const now = Date.now();
-    this.#outbox.push({ body, bytes: Buffer.byteLength(body), at: now }, now);
+    const bytes = Buffer.byteLength(body);
+    this.#outbox.push({ body, bytes, at: now, topic, allCopy: false }, now);
+    if (copy) this.#outbox.push({ body, bytes, at: now, topic: this.#options.topics.bus, allCopy: true }, now);
   }
 
   /** Queues every message from now on, until `flush()` empties the outbox. A disabled outbox never holds. */
@@ -115,13 +167,16 @@ export class BusPublisher {
     }
     this.hold();
     const now = Date.now();
-    this.#outbox.requeue(
-      messages.map((message) => {
-        const body = JSON.stringify(message);
-        return { body, bytes: Buffer.byteLength(body), at: now };
-      }),
-      now,
-    );
+    const { topics } = this.#options;
+    const entries: BusEntry[] = [];
+    for (const message of messages) {
+      const body = JSON.stringify(message);
+      const bytes = Buffer.byteLength(body);
+      const topic = this.#topicOf(message);
+      entries.push({ body, bytes, at: now, topic, allCopy: false });
+      if (topic !== topics.bus && this.#allCopies) entries.push({ body, bytes, at: now, topic: topics.bus, allCopy: true });
+    }
+    this.#outbox.requeue(entries, now);
   }
 
   /**
@@ -172,11 +227,11 @@ export class BusPublisher {
   }
 
   /** One PUBLISH; resolves to false when it failed (and was put back in the outbox). Never rejects. */
-  #send(entry: OutboxEntry): Promise<boolean> {
-    entry.payload ??= sequencedPayload(this.#options.ownPrefix, ++this.#seq, entry.body);
+  #send(entry: BusEntry): Promise<boolean> {
+    entry.payload ??= this.#number(entry);
     const attempt: Attempt = { entry, live: true };
     this.#inFlight.push(attempt);
-    const sent = this.#options.pubsub.publish(this.#options.busKey, entry.payload).then(
+    const sent = this.#options.pubsub.publish(entry.topic, entry.payload).then(
       () => {
         attempt.live = false;
         // Replies come in order; earlier attempts were confirmed or put back already.
@@ -197,9 +252,20 @@ export class BusPublisher {
    * in order, and the node holds until it is resynchronised. Those that Redis
    * did run reach the receivers twice and are dropped there by sequence number.
    */
+  /** The payload of a first attempt: the next sequence number, and the topic's previous one. */
+  #number(entry: BusEntry): string {
+    const seq = ++this.#seq;
+    const last = this.#lastOnTopic;
+    const prev = last.get(entry.topic);
+    if (prev === undefined && last.size >= maxRememberedTopics) last.delete(last.keys().next().value!);
+    last.set(entry.topic, seq);
+    this.#published[entry.topic === this.#options.topics.bus ? 'node' : 'channel']++;
+    return sequencedPayload(this.#options.ownPrefix, seq, entry.body, prev ?? 0, entry.allCopy);
+  }
+
   #putBack(error: unknown): void {
     const now = Date.now();
-    const entries: OutboxEntry[] = [];
+    const entries: BusEntry[] = [];
     for (const attempt of this.#inFlight.drain()) {
       if (!attempt.live) continue;
       attempt.live = false;

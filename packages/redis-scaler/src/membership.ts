@@ -8,6 +8,11 @@ import type { ScriptClient } from './scripts.js';
 const drainSliceEntries = 500;
 const drainSlicesPerRound = 2;
 
+/** The ZSET of routed nodes, beside the heartbeat set (same hash tag, so the heartbeat script touches one slot). */
+export function routedNodesKey(keys: Keys): string {
+  return `${keys.nodes}:routed`;
+}
+
 /** What one heartbeat learnt. */
 export interface Beat {
   /** This node was missing from the heartbeat set: new, or reaped by another node while it was cut off or stalled. */
@@ -16,6 +21,8 @@ export interface Beat {
   dead: string[];
   /** Nodes in the heartbeat set now. */
   nodes: number;
+  /** Live nodes that hear only the node-wide bus (routing `'all'`, or an older release). */
+  allModeNodes: number;
 }
 
 export interface MembershipOptions {
@@ -37,6 +44,8 @@ export class Membership {
   readonly #nodeKey: string;
   /** Where the state a dead node took away is reported; set by `start()`. */
   onNodeLost: NodeLossHandler | undefined;
+  /** This node listens to channel topics (routing `'subscribed'`); set by `start()`. */
+  routed = false;
 
   constructor(options: MembershipOptions) {
     this.#options = options;
@@ -47,8 +56,9 @@ export class Membership {
   async beat(): Promise<Beat | undefined> {
     const { commands, keys, nodeId, nodeTimeoutMs } = this.#options;
     try {
-      const [added, dead, nodes] = (await commands.rsHeartbeat(keys.nodes, nodeId, nodeTimeoutMs)) as [number, string[], number];
-      return { added: added === 1, dead: dead.filter((id) => id !== nodeId), nodes: Number(nodes) };
+      const reply = (await commands.rsBeat(keys.nodes, routedNodesKey(keys), nodeId, nodeTimeoutMs, this.routed ? '1' : '0')) as [number, string[], number, number];
+      const [added, dead, nodes, allModeNodes] = reply;
+      return { added: added === 1, dead: dead.filter((id) => id !== nodeId), nodes: Number(nodes), allModeNodes: Number(allModeNodes) };
     } catch (error) {
       this.#options.onDown(error);
       return undefined;

@@ -1,4 +1,4 @@
-import type { ClusterMessage, ClusterMessageHandler, ClusterState, NodeLossHandler } from '@org/protocol';
+import type { ClusterMessage, ClusterMessageHandler, ClusterState, NodeLossHandler, ScalerStartOptions } from '@org/protocol';
 import { Bus } from './bus.js';
 import { openConnections, quit } from './connections.js';
 import { fallbackFor, type WithFallback } from './fallback.js';
@@ -7,12 +7,13 @@ import { createKeys, type Keys } from './keys.js';
 import { Membership } from './membership.js';
 import type { ResolvedOptions } from './options.js';
 import { OutboxRelease } from './outbox-release.js';
-import { createPlainPubSub } from './plain-pubsub.js';
 import type { PubSub } from './pubsub.js';
 import type { OutagePresence } from './outage-presence.js';
 import { Resync } from './resync.js';
 import { ScriptArgs } from './script-args.js';
 import type { ScriptClient } from './scripts.js';
+import { TopicInterest } from './topic-interest.js';
+import { Topics } from './topics.js';
 
 /**
  * The moving parts of one node and how they are wired: its two connections, its health, the
@@ -24,6 +25,9 @@ export class NodeRuntime {
   readonly args: ScriptArgs;
   readonly health: Health;
   readonly bus: Bus;
+  readonly topics: Topics;
+  /** The channel topics this node listens to (routing `'subscribed'`). */
+  readonly interest: TopicInterest;
   readonly withFallback: WithFallback;
   readonly #state: ClusterState;
   readonly #commands: ScriptClient;
@@ -40,9 +44,10 @@ export class NodeRuntime {
     this.#state = state;
     this.keys = createKeys(prefix);
     this.args = new ScriptArgs(this.keys, nodeId);
-    const { commands, subscriber } = openConnections(options.redis, nodeId, options.commandTimeoutMs);
+    // Plain pub/sub on a single Redis, sharded on a Redis Cluster (connections.ts).
+    const { commands, subscriber, pubsub } = openConnections(options.redis, nodeId, options.commandTimeoutMs, logger);
     this.#commands = commands;
-    this.#pubsub = createPlainPubSub(commands, subscriber);
+    this.#pubsub = pubsub;
     const markDown = (error: unknown) => this.health.markDown(error);
 
     commands.on('error', markDown);
@@ -65,7 +70,14 @@ export class NodeRuntime {
     });
     this.withFallback = fallbackFor(this.health, commands);
     const { outboxMaxBytes, outboxMaxSeconds, nodeTimeoutMs } = options;
-    this.bus = new Bus({ pubsub: this.#pubsub, commandsReady: () => this.health.commandsReady, busKey: this.keys.bus, nodeId, outboxMaxBytes, outboxMaxAgeMs: outboxMaxSeconds * 1_000, logger, onDown: markDown });
+    this.topics = new Topics(this.keys);
+    this.bus = new Bus({ pubsub: this.#pubsub, commandsReady: () => this.health.commandsReady, topics: this.topics, nodeId, outboxMaxBytes, outboxMaxAgeMs: outboxMaxSeconds * 1_000, logger, onDown: markDown });
+    this.interest = new TopicInterest({
+      pubsub: this.#pubsub,
+      lingerMs: options.topicLingerMs,
+      maxLingering: options.maxLingeringTopics,
+      onForget: (topic) => this.bus.forget(topic),
+    });
     const { publisher } = this.bus;
     this.#release = new OutboxRelease({
       commands,
@@ -104,16 +116,30 @@ export class NodeRuntime {
     return this.health.synced && !this.health.closed && this.bus.listening && this.health.commandsReady;
   }
 
-  async start(onMessage: ClusterMessageHandler, onNodeLost?: NodeLossHandler): Promise<void> {
+  /** True once started with routing `'subscribed'`: channel messages come on the channels' topics. */
+  get routed(): boolean {
+    return this.bus.routed;
+  }
+
+  async start(onMessage: ClusterMessageHandler, onNodeLost: NodeLossHandler | undefined, options: ScalerStartOptions | undefined, channels: () => Iterable<[appId: string, channel: string]>): Promise<void> {
     this.health.assertOpen();
     this.#membership.onNodeLost = onNodeLost;
+    const routed = options?.routing === 'subscribed';
+    this.#membership.routed = routed;
     // Queued while Redis is down and sent once it is up: start() never waits longer than a connect.
-    const subscribed = this.bus.listen(onMessage);
+    // The bus first: after a reconnect ioredis resubscribes in this order, so once every node is back on
+    // the bus its topics are back too (one SUBSCRIBE, see plain-pubsub.ts).
+    const subscribed = this.bus.listen(onMessage, routed);
+    if (routed) this.bus.publisher.route();
+    // Channels that had local listeners before start (not the engine's way, but allowed).
+    const topics = routed ? [...channels()].map(([appId, channel]) => this.interest.want(this.topics.channel(appId, channel)).catch(() => undefined)) : [];
     // Also wait for this node's state to be written, so `connected` is settled when start() returns.
     const written = this.health.firstReady.then(() => this.#resync.running);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([Promise.all([subscribed, written]), new Promise((resolve) => (timer = setTimeout(resolve, this.health.connectWaitMs)))]);
+    await Promise.race([Promise.all([subscribed, written, ...topics]), new Promise((resolve) => (timer = setTimeout(resolve, this.health.connectWaitMs)))]);
     clearTimeout(timer);
+    // Say at once whether this node is routed, and learn whether any node still hears only the bus.
+    void this.#tick();
   }
 
   /**
@@ -136,6 +162,7 @@ export class NodeRuntime {
   crash(): void {
     this.health.close();
     clearInterval(this.#heartbeat);
+    this.interest.close();
     this.#commands.disconnect();
     this.#pubsub.disconnect();
   }
@@ -145,6 +172,7 @@ export class NodeRuntime {
     this.health.close();
     this.bus.stopListening();
     clearInterval(this.#heartbeat);
+    this.interest.close();
     this.#release.stop();
     await this.#release.flushAtClose();
     // Graceful stop: everything this node held leaves the cluster state now, not after a timeout.
@@ -164,6 +192,8 @@ export class NodeRuntime {
       const beat = await this.#membership.beat();
       if (!beat) return;
       this.#release.noteHeartbeat(beat.nodes);
+      // Routed: channel messages are copied to the bus while some node hears only the bus.
+      this.bus.publisher.allCopies = beat.allModeNodes > 0;
       // Added means another node reaped this one (an outage, a stalled event loop): put the state back.
       if (!this.health.synced || beat.added) await this.#resync.run();
       for (const nodeId of beat.dead) await this.#membership.reap(nodeId);

@@ -35,6 +35,14 @@ export interface RedisScalerOptions {
   outboxMaxSeconds?: number;
   /** The outbox's size bound, in bytes of serialised messages; past it the oldest are dropped. 0 disables the outbox. Default `16777216` (16 MiB). */
   outboxMaxBytes?: number;
+  /**
+   * Routing `'subscribed'` (what the daemon asks for): how long this node stays subscribed to a channel's
+   * topic after its last local subscriber left, in ms, so that churn (a page reload) costs no
+   * SUBSCRIBE/UNSUBSCRIBE pair. 0 unsubscribes at once. Default `5000`.
+   */
+  topicLingerMs?: number;
+  /** At most this many topics linger at once; past it the longest-lingering is unsubscribed at once. Default `10000`. */
+  maxLingeringTopics?: number;
   /** Where outages, recoveries and reaped nodes are logged. Default: silent. */
   logger?: ScalerLogger;
 }
@@ -48,6 +56,8 @@ export interface ResolvedOptions {
   commandTimeoutMs: number;
   outboxMaxSeconds: number;
   outboxMaxBytes: number;
+  topicLingerMs: number;
+  maxLingeringTopics: number;
   logger: ScalerLogger;
 }
 
@@ -102,6 +112,13 @@ const schema = z
       .min(0, { error: 'outboxMaxBytes must be at least 0 (0 disables the outbox)' })
       .max(1_073_741_824, { error: 'outboxMaxBytes must be at most 1073741824 (1 GiB)' })
       .default(16_777_216),
+    topicLingerMs: milliseconds('topicLingerMs', 0, 3_600_000, 5_000),
+    maxLingeringTopics: z
+      .number({ error: 'maxLingeringTopics must be a number of topics' })
+      .int({ error: 'maxLingeringTopics must be a whole number of topics' })
+      .min(0, { error: 'maxLingeringTopics must be at least 0 (0: no topic lingers)' })
+      .max(10_000_000, { error: 'maxLingeringTopics must be at most 10000000' })
+      .default(10_000),
     logger: z.custom<ScalerLogger>(looksLikeLogger, { error: 'logger must have info, warn and error functions' }).optional(),
   })
   .refine((options) => options.nodeTimeoutMs >= 2 * options.heartbeatIntervalMs, {
@@ -133,6 +150,8 @@ export function resolveOptions(options: RedisScalerOptions): ResolvedOptions {
     commandTimeoutMs: data.commandTimeoutMs,
     outboxMaxSeconds: data.outboxMaxSeconds,
     outboxMaxBytes: data.outboxMaxBytes,
+    topicLingerMs: data.topicLingerMs,
+    maxLingeringTopics: data.maxLingeringTopics,
     logger: options.logger ?? silent,
   };
 }

@@ -18,10 +18,10 @@ export interface OutboxEntry {
  * outage the recent messages matter more, and what is kept stays in order.
  * A bound of 0 disables the outbox (every message offered is dropped).
  */
-export class Outbox {
+export class Outbox<E extends OutboxEntry = OutboxEntry> {
   readonly #maxBytes: number;
   readonly #maxAgeMs: number;
-  readonly #entries = new Fifo<OutboxEntry>();
+  readonly #entries = new Fifo<E>();
   #bytes = 0;
   /** Dropped by the bounds since this outbox was made. */
   dropped = 0;
@@ -40,23 +40,23 @@ export class Outbox {
   }
 
   /** Appends the newest message, then drops the oldest ones past a bound. */
-  push(entry: OutboxEntry, now: number): void {
+  push(entry: E, now: number): void {
     this.#entries.push(entry);
     this.#bytes += entry.bytes;
     this.#enforce(now);
   }
 
   /** Puts messages back in front (sent but not confirmed, or announcements that come first), in their order. */
-  requeue(entries: readonly OutboxEntry[], now: number): void {
+  requeue(entries: readonly E[], now: number): void {
     this.#entries.unshiftAll(entries);
     for (const entry of entries) this.#bytes += entry.bytes;
     this.#enforce(now);
   }
 
   /** Takes the oldest messages still within the bounds: at most `maxCount`, and about `maxBytes` (at least one). */
-  take(maxCount: number, maxBytes: number, now: number): OutboxEntry[] {
+  take(maxCount: number, maxBytes: number, now: number): E[] {
     this.#enforce(now);
-    const taken: OutboxEntry[] = [];
+    const taken: E[] = [];
     let bytes = 0;
     while (this.#entries.size > 0 && taken.length < maxCount && (taken.length === 0 || bytes < maxBytes)) {
       const entry = this.#entries.shift()!;

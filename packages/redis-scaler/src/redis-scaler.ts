@@ -1,5 +1,5 @@
 import { ClusterState } from '@org/protocol';
-import type { CachedEvent, ClusterMessage, ClusterMessageHandler, HeldChannel, NodeLossHandler, PresenceJoin, PresenceMember, Scaler, SocketRemoval } from '@org/protocol';
+import type { CachedEvent, ClusterMessage, ClusterMessageHandler, HeldChannel, NodeLossHandler, PresenceJoin, PresenceMember, Scaler, ScalerStartOptions, SocketRemoval } from '@org/protocol';
 import type { RedisScalerStats } from './bus.js';
 import { RedisScalerError } from './errors.js';
 import type { WithFallback } from './fallback.js';
@@ -54,9 +54,11 @@ class RedisScalerNode implements RedisScaler {
   readonly #keys: Keys;
   readonly #args: ScriptArgs;
   readonly #withFallback: WithFallback;
+  readonly #commandTimeoutMs: number;
 
   constructor(options: RedisScalerOptions) {
     const resolved = resolveOptions(options);
+    this.#commandTimeoutMs = resolved.commandTimeoutMs;
     this.nodeId = resolved.nodeId;
     this.prefix = resolved.prefix;
     this.#node = new NodeRuntime(resolved, this.#state, this.#outage);
@@ -68,11 +70,11 @@ class RedisScalerNode implements RedisScaler {
   }
 
   get stats(): RedisScalerStats {
-    return this.#node.bus.stats;
+    return { ...this.#node.bus.stats, ...this.#node.interest.stats };
   }
 
-  start(onMessage: ClusterMessageHandler, onNodeLost?: NodeLossHandler): Promise<void> {
-    return this.#node.start(onMessage, onNodeLost);
+  start(onMessage: ClusterMessageHandler, onNodeLost?: NodeLossHandler, options?: ScalerStartOptions): Promise<void> {
+    return this.#node.start(onMessage, onNodeLost, options, () => this.#listenedChannels());
   }
 
   publish(message: ClusterMessage): void {
@@ -88,9 +90,60 @@ class RedisScalerNode implements RedisScaler {
     this.#node.crash();
   }
 
-  /** Test hook: a payload as if it arrived on the bus. */
-  [busMessageForTests](payload: string): void {
-    this.#node.bus.receive(this.#keys.bus, payload);
+  /** Test hook: a payload as if it arrived on the bus (or on `topic`). */
+  [busMessageForTests](payload: string, topic = this.#keys.bus): void {
+    this.#node.bus.receive(topic, payload);
+  }
+
+  // Routing: which channel topics this node listens to follows its own state (`#state`), nothing else.
+
+  /** True while this node holds a subscription or a presence socket in the channel. */
+  #listens(appId: string, channel: string): boolean {
+    return this.#state.subscriptionCount(appId, channel) > 0 || this.#state.userCount(appId, channel) > 0;
+  }
+
+  /**
+   * After a change of this node's state in a channel: its topic is wanted (the confirmation returned)
+   * or released (it lingers). Nothing when the node is not routed.
+   */
+  #follow(appId: string, channel: string): Promise<void> | undefined {
+    if (!this.#node.routed) return undefined;
+    const topic = this.#keys.topic(appId, channel);
+    if (this.#listens(appId, channel)) return this.#node.interest.want(topic);
+    this.#node.interest.release(topic);
+    return undefined;
+  }
+
+  /**
+   * Waits for a SUBSCRIBE as long as a command may take: past it the call counts as failed (the node
+   * is cut off from its subscriber) and is answered locally; the SUBSCRIBE stays queued.
+   */
+  async #confirmed(subscribed: Promise<void> | undefined): Promise<void> {
+    if (subscribed === undefined) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RedisScalerError('REDIS_UNAVAILABLE', '@org/redis-scaler: a channel topic SUBSCRIBE was not confirmed in time')), this.#commandTimeoutMs);
+    });
+    try {
+      await Promise.race([subscribed, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Every channel this node listens to now (for a start after subscriptions were made). */
+  *#listenedChannels(): Generator<[appId: string, channel: string]> {
+    const seen = new Set<string>();
+    for (const [appId, channel] of this.#state.subscriptionEntries()) {
+      seen.add(`${appId}\u0000${channel}`);
+      yield [appId, channel];
+    }
+    for (const [appId, channel] of this.#state.presenceEntries()) {
+      const key = `${appId}\u0000${channel}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      yield [appId, channel];
+    }
   }
 
   // Connections
@@ -103,7 +156,11 @@ class RedisScalerNode implements RedisScaler {
   removeConnection(appId: string, socketId: string, held: readonly HeldChannel[] = []): Promise<SocketRemoval> {
     const calls = removalCalls(this.#keys, this.nodeId, appId, socketId, held);
     // Removed locally first, every chunk: a resync that starts meanwhile must not replay this socket.
-    const change = () => removeLocally(this.#state, appId, socketId, calls);
+    const change = () => {
+      const locals = removeLocally(this.#state, appId, socketId, calls);
+      for (const { channel } of held) this.#follow(appId, channel);
+      return locals;
+    };
     // A chunk Redis did not remove is answered locally; its presence leaves are announced after the resync.
     const answerLocally = (into: SocketRemoval, local: SocketRemoval) => {
       addLocalRemoval(into, local);
@@ -127,12 +184,26 @@ class RedisScalerNode implements RedisScaler {
   // Subscriptions
 
   addSubscription(appId: string, channel: string, socketId: string): Promise<number> {
-    const change = () => this.#state.addSubscription(appId, channel, socketId);
-    return this.#withFallback((redis) => redis.rsAddSubscription(...this.#args.subscription(appId, channel, socketId)).then(Number), (local) => local, change);
+    const change = () => ({ count: this.#state.addSubscription(appId, channel, socketId), subscribed: this.#follow(appId, channel) });
+    return this.#withFallback(
+      // The node's first subscriber of the channel: its topic's SUBSCRIBE and the script go out together, and the
+      // call resolves once both are answered, so whatever is published after it resolved reaches this node.
+      async (redis, { subscribed }) => {
+        const [count] = await Promise.all([redis.rsAddSubscription(...this.#args.subscription(appId, channel, socketId)), this.#confirmed(subscribed)]);
+        return Number(count);
+      },
+      // During an outage the answer does not wait for the SUBSCRIBE (it is queued until Redis is back).
+      ({ count }) => count,
+      change,
+    );
   }
 
   removeSubscription(appId: string, channel: string, socketId: string): Promise<number> {
-    const change = () => this.#state.removeSubscription(appId, channel, socketId);
+    const change = () => {
+      const count = this.#state.removeSubscription(appId, channel, socketId);
+      this.#follow(appId, channel);
+      return count;
+    };
     return this.#withFallback((redis) => redis.rsRemoveSubscription(...this.#args.subscription(appId, channel, socketId)).then(Number), (local) => local, change);
   }
 
@@ -156,19 +227,24 @@ class RedisScalerNode implements RedisScaler {
   joinPresence(appId: string, channel: string, socketId: string, member: PresenceMember, maxMembers: number): Promise<PresenceJoin> {
     const { userId, userInfo } = member;
     // Recorded without the limit: Redis decides it cluster-wide (and a refusal is undone below).
-    const change = () => this.#state.addPresenceSocket(appId, channel, socketId, member);
+    const change = () => ({ firstLocal: this.#state.addPresenceSocket(appId, channel, socketId, member), subscribed: this.#follow(appId, channel) });
     return this.#withFallback(
-      async (redis): Promise<PresenceJoin> => {
+      async (redis, { subscribed }): Promise<PresenceJoin> => {
+        // The topic is confirmed BEFORE the script reads the members: a member event published after the
+        // snapshot then reaches this node, one published before it is in the snapshot.
+        await this.#confirmed(subscribed);
         const reply = (await redis.rsJoinPresence(...this.#args.presenceJoin(appId, channel, socketId, member, maxMembers))) as (string | number)[];
         if (reply[0] === 0) {
           this.#state.leavePresence(appId, channel, socketId, userId);
+          this.#follow(appId, channel);
           return { status: 'full' };
         }
         return { status: 'joined', firstForUser: reply[1] === 1, members: toMembers(reply.slice(2).map(String)) };
       },
       // Only this node's members are known: the limit counts them.
-      (firstLocal) => {
+      ({ firstLocal }) => {
         const join = this.#state.settlePresenceJoin(appId, channel, socketId, userId, firstLocal, maxMembers);
+        if (join.status === 'full') this.#follow(appId, channel);
         if (join.status === 'joined' && firstLocal) this.#outage.joined({ appId, channel, userId, userInfo });
         return join;
       },
@@ -177,7 +253,11 @@ class RedisScalerNode implements RedisScaler {
   }
 
   leavePresence(appId: string, channel: string, socketId: string, userId: string): Promise<boolean> {
-    const change = () => this.#state.leavePresence(appId, channel, socketId, userId);
+    const change = () => {
+      const lastLocal = this.#state.leavePresence(appId, channel, socketId, userId);
+      this.#follow(appId, channel);
+      return lastLocal;
+    };
     return this.#withFallback(
       async (redis) => (await redis.rsLeavePresence(...this.#args.presenceLeave(appId, channel, socketId, userId))) === 1,
       (lastLocal) => {

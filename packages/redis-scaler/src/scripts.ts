@@ -218,6 +218,24 @@ for _, raw in ipairs(redis.call('SMEMBERS', KEYS[2])) do undoRaw(raw, users, vac
 redis.call('DEL', KEYS[2])
 return {users, vacated}`,
   },
+  // The heartbeat of a running node. KEYS: nodes, routed (ZSET of the nodes in routing 'subscribed', scored like nodes).
+  // ARGV: nodeId, nodeTimeoutMs, routed ('1' or '0').
+  // Returns {added, dead node ids, number of nodes, live nodes NOT in routed}: those hear only the bus (routing 'all',
+  // or an older release that never writes routed), so routed publishers also copy channel messages to the bus.
+  rsBeat: {
+    numberOfKeys: 2,
+    lua: `${redisNowMs}
+local added = redis.call('ZADD', KEYS[1], now, ARGV[1])
+if ARGV[3] == '1' then redis.call('ZADD', KEYS[2], now, ARGV[1]) else redis.call('ZREM', KEYS[2], ARGV[1]) end
+local since = now - tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', string.format('(%d', since))
+local dead = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', string.format('(%d', since), 'LIMIT', 0, 100)
+local allMode = 0
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], since, '+inf')) do
+  if not redis.call('ZSCORE', KEYS[2], id) then allMode = allMode + 1 end
+end
+return {added, dead, redis.call('ZCARD', KEYS[1]), allMode}`,
+  },
   // KEYS: cache. Returns {frame, pttl} or nil.
   rsCachedEvent: {
     numberOfKeys: 1,

@@ -2,3 +2,4 @@ export { MemorySocket, MemoryTransport, settle } from './memory-transport.js';
 export { runScalerConformance, type ScalerConformanceOptions } from './scaler-conformance.js';
 export { createMemoryCluster } from './memory-cluster.js';
 export { runEngineModelConformance, type EngineModelOptions } from './engine-model.js';
+export { runRoutingConformance, type RoutingConformanceOptions } from './routing-conformance.js';

@@ -1,0 +1,45 @@
+import { runRoutingConformance } from '@org/protocol/testing';
+import { Cluster, Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRedisScaler } from './index.js';
+import { clusterSkipMessage, inCI, skipMessage, testClusterNodes, testRedis, uniquePrefix } from './test-redis.js';
+
+const redis = await testRedis();
+
+if (redis) {
+  const client = new Redis(redis.url);
+  afterAll(async () => {
+    client.disconnect();
+    await redis.stop();
+  });
+  // Unsubscribed at once, and with a linger: the contract holds either way.
+  const prefix = uniquePrefix('routing');
+  runRoutingConformance('redis (no linger)', { create: async () => createRedisScaler({ redis: client, prefix, topicLingerMs: 0 }), multiNode: true });
+  runRoutingConformance('redis (100 ms linger)', { create: async () => createRedisScaler({ redis: client, prefix, topicLingerMs: 100 }), multiNode: true, lingerMs: 100 });
+} else {
+  describe('redis routing conformance', () => {
+    it('needs Redis', () => {
+      console.warn(skipMessage);
+      expect(inCI).toBe(false);
+    });
+  });
+}
+
+const clusterNodes = testClusterNodes();
+
+if (clusterNodes) {
+  // On a Redis Cluster: channel topics spread over the masters (sharded pub/sub), the bus on the prefix's slot.
+  const cluster = new Cluster(clusterNodes, { shardedSubscribers: true });
+  afterAll(() => {
+    cluster.disconnect();
+  });
+  const prefix = uniquePrefix('routing-cluster');
+  runRoutingConformance('redis cluster', { create: async () => createRedisScaler({ redis: cluster, prefix, topicLingerMs: 0 }), multiNode: true });
+} else {
+  describe('redis routing conformance on a Redis Cluster', () => {
+    it('needs a Redis Cluster', () => {
+      console.warn(clusterSkipMessage);
+      expect(inCI).toBe(false);
+    });
+  });
+}
