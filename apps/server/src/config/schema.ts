@@ -74,7 +74,30 @@ const redisFields = {
   timeout: z.number().positive(),
 };
 
+/** A Redis Cluster seed node: `host:port` (an IPv6 address in brackets). Credentials come from `username`/`password`. */
+const clusterSeedError = 'each seed must be host:port, e.g. "10.0.0.1:6379" or "[::1]:7000"';
+// A regex (not a refine) so that config.schema.json carries the same rule as a `pattern`; ports 1-65535.
+const clusterSeed = z
+  .string({ error: clusterSeedError })
+  .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$/, {
+    error: clusterSeedError,
+  });
+
+/**
+ * A Redis Cluster (Redis 7+) instead of one server: any few of its nodes, from which the client
+ * learns the rest. `url`, `host`, `port` and `database` are then not used (a cluster has database 0 only).
+ */
+const redisClusterSchema = z.strictObject({
+  nodes: z
+    .array(clusterSeed, { error: 'nodes must be a list of host:port seeds, e.g. ["10.0.0.1:6379"]' })
+    .min(1, { error: 'nodes needs at least one host:port seed, e.g. ["10.0.0.1:6379"]' })
+    .max(100, { error: 'nodes takes at most 100 seeds' }),
+  /** TLS to every node (rediss). */
+  tls: z.boolean({ error: 'tls must be true or false' }).default(false),
+});
+
 const redisConnectionSchema = z.strictObject({
+  cluster: redisClusterSchema.optional(),
   url: redisFields.url.optional(),
   host: redisFields.host.default('127.0.0.1'),
   port: redisFields.port.default(6379),
@@ -90,6 +113,7 @@ const redisConnectionSchema = z.strictObject({
  * default host would hide `redis.host`).
  */
 const redisOverrideSchema = z.strictObject({
+  cluster: redisClusterSchema.optional(),
   url: redisFields.url.optional(),
   host: redisFields.host.optional(),
   port: redisFields.port.optional(),
@@ -125,7 +149,12 @@ export const configSchema = z.strictObject({
   scaling: z
     .strictObject({
       enabled: z.boolean().default(false),
-      channel: z.string().min(1).default('realtime:broadcast'),
+      channel: z
+        .string()
+        .min(1)
+        // It is the hash tag of every Redis key (`{channel}:…`, one slot on a Redis Cluster): a brace would move the tag.
+        .regex(/^[^{}]*$/, { error: 'must not contain { or } (it is the hash tag of every Redis key), e.g. "realtime:broadcast"' })
+        .default('realtime:broadcast'),
       server: redisOverrideSchema.optional(),
       // The Redis scaler's outbox: cluster messages published during a Redis outage, sent in order once it is back.
       outbox_max_seconds: z.number().int().min(0).max(3_600).default(30),

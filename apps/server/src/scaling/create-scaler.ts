@@ -1,14 +1,14 @@
 import type { Scaler } from '@org/protocol';
 import { createRedisScaler, type RedisScalerStats } from '@org/redis-scaler';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
 import type { Logging } from '../logging.js';
-import { createRedisClient, describeRedis, resolveRedisConnection } from './redis-connection.js';
+import { createScalingClient, describeRedis, resolveRedisConnection } from './redis-connection.js';
 
 export interface ConfiguredScaler {
   scaler: Scaler;
-  /** The client the scaler duplicated; closed after the scaler. */
-  redis: Redis;
+  /** The client the scaler duplicated (a Cluster with `scaling.server.cluster`); closed after the scaler. */
+  redis: Redis | Cluster;
   prefix: string;
   /** Outbox and bus counters for /metrics. */
   stats(): RedisScalerStats;
@@ -23,7 +23,7 @@ export interface ConfiguredScaler {
 export function createConfiguredScaler(config: Config, logging: Logging, options: { nodeId?: string } = {}): ConfiguredScaler | undefined {
   if (!config.scaling.enabled) return undefined;
   const connection = resolveRedisConnection(config.scaling.server, config.redis);
-  const redis = createRedisClient(connection);
+  const redis = createScalingClient(connection);
   const log = logging.scope('socket.server');
   const prefix = config.scaling.channel;
   const { outbox_max_seconds: outboxMaxSeconds, outbox_max_bytes: outboxMaxBytes } = config.scaling;

@@ -13,6 +13,8 @@ export function resolveRedisConnection(
   for (const [key, value] of Object.entries(own ?? {})) {
     if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
   }
+  // A feature's own single server (its url or host, e.g. from REDIS_URL) wins over a cluster of the shared section.
+  if (own && !own.cluster && (own.url !== undefined || own.host !== undefined)) delete merged.cluster;
   return merged;
 }
 
@@ -37,15 +39,42 @@ export function createRedisClient(connection: RedisConnectionConfig): Redis {
     : new Redis({ ...options, host: connection.host, port: connection.port, db: connection.database });
 }
 
-/** An ioredis Cluster with the resolved connection as its seed node (rate_limiter.cluster_mode). */
-export function createRedisCluster(connection: RedisConnectionConfig): Cluster {
-  const seed = connection.url ? connection.url : { host: connection.host, port: connection.port };
+/** `host:port` (IPv6 in brackets) as ioredis takes a node. */
+function seedNode(seed: string): { host: string; port: number } {
+  const colon = seed.lastIndexOf(':');
+  return { host: seed.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port: Number(seed.slice(colon + 1)) };
+}
+
+/**
+ * An ioredis Cluster: seeded by `cluster.nodes` when configured, else by the resolved connection
+ * (rate_limiter.cluster_mode). `shardedSubscribers` for the scaler: one subscriber connection per
+ * master, so that SSUBSCRIBE reaches the owner of each topic's slot.
+ */
+export function createRedisCluster(connection: RedisConnectionConfig, options: { shardedSubscribers?: boolean } = {}): Cluster {
+  const seeds = connection.cluster ? connection.cluster.nodes.map(seedNode) : [connection.url ? connection.url : { host: connection.host, port: connection.port }];
   const { username, password, connectTimeout } = clientOptions(connection);
-  return new Cluster([seed], { lazyConnect: true, redisOptions: { username, password, connectTimeout } });
+  return new Cluster(seeds, {
+    lazyConnect: true,
+    shardedSubscribers: options.shardedSubscribers ?? false,
+    // Reconnect with backoff, capped at 2 s, forever, as a single client does.
+    clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    redisOptions: {
+      connectTimeout,
+      ...(username ? { username } : {}),
+      ...(password ? { password } : {}),
+      ...(connection.cluster?.tls ? { tls: {} } : {}),
+    },
+  });
+}
+
+/** The scaler's client: a Cluster when `cluster` is configured, else one server. */
+export function createScalingClient(connection: RedisConnectionConfig): Redis | Cluster {
+  return connection.cluster ? createRedisCluster(connection, { shardedSubscribers: true }) : createRedisClient(connection);
 }
 
 /** Redacts the password of a redis:// URL for log lines. */
 export function describeRedis(connection: RedisConnectionConfig): string {
+  if (connection.cluster) return `cluster ${connection.cluster.nodes.join(',')}${connection.cluster.tls ? ' (tls)' : ''}`;
   if (!connection.url) return `${connection.host}:${connection.port}/${connection.database}`;
   try {
     const url = new URL(connection.url);
