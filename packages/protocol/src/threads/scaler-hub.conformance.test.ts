@@ -1,4 +1,5 @@
 import { afterAll } from 'vitest';
+import { runRoutingConformance } from '../testing/routing-conformance.js';
 import { runScalerConformance } from '../testing/scaler-conformance.js';
 import { createScalerHub } from './scaler-hub.js';
 
@@ -7,3 +8,5 @@ const hub = createScalerHub();
 afterAll(() => hub.close());
 
 runScalerConformance('threads', { create: async () => hub.node(), multiNode: true });
+
+runRoutingConformance('threads', { create: async () => hub.node(), multiNode: true });
