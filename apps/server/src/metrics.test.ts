@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createApp, createStaticAppProvider, RealtimeServer } from '@org/protocol';
 import { createMetrics } from './metrics.js';
 
-const scalerStats = { outboxMessages: 0, outboxBytes: 0, outboxDropped: 0, droppedMessages: 0, missedMessages: 0, duplicateMessages: 0, invalidMessages: 0 };
+const scalerStats = {
+  outboxMessages: 0, outboxBytes: 0, outboxDropped: 0, droppedMessages: 0, missedMessages: 0, duplicateMessages: 0, invalidMessages: 0,
+  busMessagesReceived: { channel: 0, node: 0 }, busMessagesPublished: { channel: 0, node: 0 }, topics: 0, lingeringTopics: 0, topicSubscribes: 0, topicUnsubscribes: 0,
+};
 
 describe('metric names', () => {
   it('follow the Prometheus conventions: one realtime_ prefix, _total on counters and only on counters', async () => {

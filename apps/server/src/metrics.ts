@@ -210,6 +210,26 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       counter('realtime_scaling_messages_missed_total', 'Cluster messages of other nodes this node never received (it was cut off from Redis while they published)', (s) => s.missedMessages);
       counter('realtime_scaling_messages_duplicate_total', 'Cluster messages received twice (resent after an unconfirmed publish) and ignored', (s) => s.duplicateMessages);
       counter('realtime_scaling_messages_invalid_total', 'Malformed payloads on the cluster bus, ignored', (s) => s.invalidMessages);
+      // Routing: what reaches this node, by kind of topic (a channel's topic, or the node-wide bus), and the channel topics it listens to.
+      const byTopicKind = (name: string, help: string, value: (s: RedisScalerStats) => Record<'channel' | 'node', number>) =>
+        new Counter({
+          name,
+          help,
+          labelNames: ['topic_kind'],
+          registers: [registry],
+          collect() {
+            const counts = value(stats());
+            this.reset();
+            this.inc({ topic_kind: 'channel' }, counts.channel);
+            this.inc({ topic_kind: 'node' }, counts.node);
+          },
+        });
+      byTopicKind('realtime_scaling_bus_messages_received_total', 'Cluster messages this node received from Redis (its own echoes included), by topic kind: channel (a channel this node serves) or node (the node-wide bus)', (s) => s.busMessagesReceived);
+      byTopicKind('realtime_scaling_bus_messages_published_total', 'Cluster messages this node published to Redis (resends not counted), by topic kind: channel or node (the node-wide bus, copies for nodes that hear only it included)', (s) => s.busMessagesPublished);
+      gauge('realtime_scaling_topics', 'Channel topics this node is subscribed to (channels with a local subscriber, plus lingering ones)', (s) => s.topics);
+      gauge('realtime_scaling_topics_lingering', 'Channel topics without a local subscriber, still subscribed until the linger (5 s) passes', (s) => s.lingeringTopics);
+      counter('realtime_scaling_topic_subscribes_total', 'Channel topics this node subscribed to (first local subscriber, not within the linger)', (s) => s.topicSubscribes);
+      counter('realtime_scaling_topic_unsubscribes_total', 'Channel topics this node unsubscribed from (after the linger, or past the bound of lingering topics)', (s) => s.topicUnsubscribes);
     },
     /** Pass to `createWebhooks({ observer })`. */
     webhookObserver,
