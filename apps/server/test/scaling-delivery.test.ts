@@ -4,26 +4,12 @@ import { backend, pusherClient, subscribed } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
 import { connectRaw, openRaw, type RawSocket } from './helpers/raw-socket.js';
 import { subscribedRaw } from './helpers/subscribed-raw.js';
-import { scalingConfig, testRedisUrl, uniqueChannel } from './helpers/redis.js';
+import { testScalingBackends, uniqueChannel, type ScalingBackend } from './helpers/redis.js';
 import { sleep, waitFor } from './helpers/wait.js';
 
-const redisUrl = await testRedisUrl();
+const stores = await testScalingBackends();
 const app = testApp('cluster');
 const limited = testApp('cluster-limited', { max_connections: 3 });
-let one: RunningDaemon;
-let two: RunningDaemon;
-/** Another deployment on the same Redis, same app credentials, other `scaling.channel`. */
-let stranger: RunningDaemon;
-
-beforeAll(async () => {
-  if (!redisUrl) return;
-  const deployment = scalingConfig(redisUrl, uniqueChannel('delivery'));
-  [one, two, stranger] = await Promise.all([
-    startDaemon(daemonConfig([app, limited], deployment)),
-    startDaemon(daemonConfig([app, limited], deployment)),
-    startDaemon(daemonConfig([app], scalingConfig(redisUrl, uniqueChannel('stranger')))),
-  ]);
-});
 
 /** A raw socket on `daemon` subscribed to `channel`, signed by the SDK when it needs auth. */
 async function member(daemon: RunningDaemon, channel: string, userId = 'u1'): Promise<{ socket: RawSocket; socketId: string }> {
@@ -32,7 +18,22 @@ async function member(daemon: RunningDaemon, channel: string, userId = 'u1'): Pr
 
 const count = (socket: RawSocket, event: string) => socket.received.filter((frame) => frame.event === event).length;
 
-describe.skipIf(!redisUrl)('two daemons on one Redis (scaling.enabled)', () => {
+/** The same tests on each backend: one Redis, and a Redis Cluster (sharded pub/sub). */
+function deliveryTests(store: ScalingBackend) {
+  let one: RunningDaemon;
+  let two: RunningDaemon;
+  /** Another deployment on the same Redis, same app credentials, other `scaling.channel`. */
+  let stranger: RunningDaemon;
+
+  beforeAll(async () => {
+    const deployment = store.config(uniqueChannel('delivery'));
+    [one, two, stranger] = await Promise.all([
+      startDaemon(daemonConfig([app, limited], deployment)),
+      startDaemon(daemonConfig([app, limited], deployment)),
+      startDaemon(daemonConfig([app], store.config(uniqueChannel('stranger')))),
+    ]);
+  });
+
   it('deliver an HTTP API event triggered on one node to pusher-js on the other, exactly once', async () => {
     const client = pusherClient(two, app);
     const channel = await subscribed(client, 'orders');
@@ -111,4 +112,9 @@ describe.skipIf(!redisUrl)('two daemons on one Redis (scaling.enabled)', () => {
     const response = await backend(stranger, app).get({ path: '/channels/orders-isolated', params: { info: 'subscription_count' } });
     expect(await response.json()).toEqual({ occupied: true, subscription_count: 1 });
   });
+}
+
+for (const store of stores) describe(`two daemons on ${store.name} (scaling.enabled)`, () => deliveryTests(store));
+describe.skipIf(stores.length > 0)('two daemons on Redis', () => {
+  it('needs Redis (skipped outside CI)', () => {});
 });

@@ -4,20 +4,11 @@ import { backend } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
 import type { RawSocket } from './helpers/raw-socket.js';
 import { subscribedRaw } from './helpers/subscribed-raw.js';
-import { scalingConfig, testRedisUrl, uniqueChannel } from './helpers/redis.js';
+import { testScalingBackends, uniqueChannel, type ScalingBackend } from './helpers/redis.js';
 import { sleep } from './helpers/wait.js';
 
-const redisUrl = await testRedisUrl();
+const stores = await testScalingBackends();
 const app = testApp('cluster-presence');
-let one: RunningDaemon;
-let two: RunningDaemon;
-let doomed: RunningDaemon;
-
-beforeAll(async () => {
-  if (!redisUrl) return;
-  const deployment = scalingConfig(redisUrl, uniqueChannel('presence'));
-  [one, two, doomed] = (await Promise.all([0, 1, 2].map(() => startDaemon(daemonConfig([app], deployment))))) as [RunningDaemon, RunningDaemon, RunningDaemon];
-});
 
 /** A raw socket on `daemon` joined to a presence channel as `userId`. */
 async function join(daemon: RunningDaemon, channel: string, userId: string): Promise<RawSocket> {
@@ -37,7 +28,17 @@ async function users(daemon: RunningDaemon, channel: string) {
   return ((await response.json()) as { users: { id: string }[] }).users.map((user) => user.id).sort();
 }
 
-describe.skipIf(!redisUrl)('presence across daemons', () => {
+/** The same tests on each backend: one Redis, and a Redis Cluster (sharded pub/sub). */
+function presenceTests(store: ScalingBackend) {
+  let one: RunningDaemon;
+  let two: RunningDaemon;
+  let doomed: RunningDaemon;
+
+  beforeAll(async () => {
+    const deployment = store.config(uniqueChannel('presence'));
+    [one, two, doomed] = (await Promise.all([0, 1, 2].map(() => startDaemon(daemonConfig([app], deployment))))) as [RunningDaemon, RunningDaemon, RunningDaemon];
+  });
+
   it('count a user with sockets on two nodes once: user_count, /users, one member_added, one member_removed', async () => {
     const channel = 'presence-team';
     const watcher = await join(one, channel, 'watcher');
@@ -88,4 +89,9 @@ describe.skipIf(!redisUrl)('presence across daemons', () => {
     expect(await users(two, channel)).toEqual(['both', 'w1', 'w2']);
     expect(await channelInfo(two, channel)).toEqual({ occupied: true, user_count: 3, subscription_count: 3 });
   }, 20_000);
+}
+
+for (const store of stores) describe(`presence across daemons on ${store.name}`, () => presenceTests(store));
+describe.skipIf(stores.length > 0)('presence across daemons', () => {
+  it('needs Redis (skipped outside CI)', () => {});
 });

@@ -5,26 +5,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { daemonConfig, testApp } from './helpers/apps.js';
 import { backend, pusherClient, subscribed } from './helpers/clients.js';
 import { daemonBin, startDaemon, type RunningDaemon } from './helpers/daemon.js';
-import { scalingConfig, testRedisUrl, uniqueChannel } from './helpers/redis.js';
+import { testScalingBackends, uniqueChannel, type ScalingBackend } from './helpers/redis.js';
 import { waitFor } from './helpers/wait.js';
 
-const redisUrl = await testRedisUrl();
+const stores = await testScalingBackends();
 const app = testApp('cluster-restart');
-let config: object;
-let nodes: [RunningDaemon, RunningDaemon];
-
-beforeAll(async () => {
-  if (!redisUrl) return;
-  config = daemonConfig([app], scalingConfig(redisUrl, uniqueChannel('restart')));
-  // Port 0 on purpose: a restart must keep the port it actually got.
-  nodes = (await Promise.all([startDaemon(config), startDaemon(config)])) as [RunningDaemon, RunningDaemon];
-});
 
 /** `restart_server --config <file>` from a directory where no daemon is registered: only Redis can reach them. */
-function restartServer(configFile: string): Promise<{ code: number | null; stdout: string }> {
+function restartServer(configFile: string, runDir: string): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [daemonBin, 'restart_server', '--config', configFile], {
-      env: { ...process.env, REDIS_URL: '', REALTIME_RUN_DIR: join(nodes[0].dir, 'nobody-here') },
+      env: { ...process.env, REDIS_URL: '', REALTIME_RUN_DIR: join(runDir, 'nobody-here') },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let stdout = '';
@@ -34,7 +25,17 @@ function restartServer(configFile: string): Promise<{ code: number | null; stdou
   });
 }
 
-describe.skipIf(!redisUrl)('restart_server with scaling on', () => {
+/** The same test on each backend: one Redis, and a Redis Cluster (the restart is an SPUBLISH to the bus's shard). */
+function restartTests(store: ScalingBackend) {
+  let config: object;
+  let nodes: [RunningDaemon, RunningDaemon];
+
+  beforeAll(async () => {
+    config = daemonConfig([app], store.config(uniqueChannel('restart')));
+    // Port 0 on purpose: a restart must keep the port it actually got.
+    nodes = (await Promise.all([startDaemon(config), startDaemon(config)])) as [RunningDaemon, RunningDaemon];
+  });
+
   it('restarts every node through Redis; pusher-js on each reconnects on the same port and gets later events', async () => {
     const clients = nodes.map((node) => pusherClient(node, app));
     const received: unknown[][] = [[], []];
@@ -47,7 +48,7 @@ describe.skipIf(!redisUrl)('restart_server with scaling on', () => {
 
     const configFile = join(nodes[0].dir, 'restart-command.json');
     writeFileSync(configFile, JSON.stringify(config));
-    const result = await restartServer(configFile);
+    const result = await restartServer(configFile, nodes[0].dir);
     expect(result).toEqual({ code: 0, stdout: 'Asked 2 node(s) of the cluster to restart.\n' });
 
     for (const node of nodes) {
@@ -70,4 +71,9 @@ describe.skipIf(!redisUrl)('restart_server with scaling on', () => {
     await waitFor(() => (received.every((list) => list.length === 1) ? true : undefined), 'the later event on both nodes');
     expect(received).toEqual([[{ n: 1 }], [{ n: 1 }]]);
   }, 30_000);
+}
+
+for (const store of stores) describe(`restart_server with scaling on ${store.name}`, () => restartTests(store));
+describe.skipIf(stores.length > 0)('restart_server with scaling on', () => {
+  it('needs Redis (skipped outside CI)', () => {});
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { startRedisServer as startOwnRedis, testRedis, type RedisProcess } from '@org/dev-kit';
+import { inCI, startRedisServer as startOwnRedis, testRedis, type RedisProcess } from '@org/dev-kit';
+import { Cluster } from 'ioredis';
 import { afterAll } from 'vitest';
 
 /**
@@ -41,4 +42,58 @@ export function uniqueChannel(name: string): string {
 /** The config section that puts a daemon in the deployment `channel` on `url`. */
 export function scalingConfig(url: string, channel: string): Record<string, unknown> {
   return { scaling: { enabled: true, channel }, redis: { url } };
+}
+
+/** Where a multi-daemon test runs its deployment: one Redis, or a Redis Cluster. */
+export interface ScalingBackend {
+  /** For test names: `Redis` or `a Redis Cluster`. */
+  readonly name: string;
+  /** The config section that puts a daemon in the deployment `channel` on this backend. */
+  config(channel: string): Record<string, unknown>;
+}
+
+/**
+ * The Redis Cluster seeds the tests share, from `REDIS_CLUSTER_NODES` (`host:port,…`; `.ci/run`
+ * starts one). Undefined outside CI when unset (the cluster runs are skipped with a message); in
+ * CI a missing or silent cluster fails the file.
+ */
+export async function testRedisClusterNodes(): Promise<string[] | undefined> {
+  const value = process.env['REDIS_CLUSTER_NODES']?.trim();
+  if (!value) {
+    if (inCI) throw new Error('REDIS_CLUSTER_NODES is not set, but CI=true requires the Redis Cluster tests to run');
+    console.warn('[server] no Redis Cluster (set REDIS_CLUSTER_NODES=host:port,…): Redis Cluster runs of the scaling tests skipped outside CI');
+    return undefined;
+  }
+  const nodes = value.split(',').map((seed) => seed.trim());
+  // One PING through the cluster, so that a wrong REDIS_CLUSTER_NODES fails the file at once instead of hanging it.
+  const probe = new Cluster(nodes.map((seed) => ({ host: seed.slice(0, seed.lastIndexOf(':')), port: Number(seed.slice(seed.lastIndexOf(':') + 1)) })), {
+    lazyConnect: true,
+    clusterRetryStrategy: () => null,
+  });
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (error) {
+    throw new Error(`REDIS_CLUSTER_NODES=${value} is set but the Redis Cluster does not answer`, { cause: error });
+  } finally {
+    probe.disconnect();
+  }
+  return nodes;
+}
+
+/** The config section that puts a daemon in the deployment `channel` on the Redis Cluster seeded by `nodes`. */
+export function clusterScalingConfig(nodes: readonly string[], channel: string): Record<string, unknown> {
+  return { scaling: { enabled: true, channel, server: { cluster: { nodes } } } };
+}
+
+/**
+ * The backends the multi-daemon tests run on, each the same tests: one Redis (`testRedisUrl`) and
+ * a Redis Cluster (`testRedisClusterNodes`), those available (in CI, both or the file fails).
+ */
+export async function testScalingBackends(): Promise<ScalingBackend[]> {
+  const [url, nodes] = await Promise.all([testRedisUrl(), testRedisClusterNodes()]);
+  const backends: ScalingBackend[] = [];
+  if (url) backends.push({ name: 'Redis', config: (channel) => scalingConfig(url, channel) });
+  if (nodes) backends.push({ name: 'a Redis Cluster', config: (channel) => clusterScalingConfig(nodes, channel) });
+  return backends;
 }
