@@ -111,7 +111,8 @@ export class WorkerPool implements SupervisedDaemon {
             return;
           }
           case 'cluster-restart':
-            this.#options.onClusterRestart();
+            // Every worker of a Redis cluster hears the restart; a pool already being replaced ignores the late ones.
+            if (!this.#stopping) this.#options.onClusterRestart();
             return;
           case 'fatal': {
             const error = new Error(`worker ${index}: ${message.message}`);
