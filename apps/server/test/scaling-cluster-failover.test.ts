@@ -41,6 +41,7 @@ afterAll(async () => {
 describe.skipIf(!installed)('a Redis Cluster master failing over under two daemons', () => {
   it('keeps /up and HTTP triggers answering, and resumes cross-node delivery without a restart', async () => {
     const client = pusherClient(two, app);
+    const listener = pusherClient(one, app);
     /** channel -> the tick numbers received, with when. */
     const arrivals = new Map<string, { n: number; at: number }[]>(channels.map((name) => [name, []]));
     for (const name of channels) {
@@ -94,6 +95,13 @@ describe.skipIf(!installed)('a Redis Cluster master failing over under two daemo
       // And it stays resumed: a tick sent now arrives on every channel.
       const later = n;
       await waitFor(() => (channels.every((name) => arrivals.get(name)!.some((arrival) => arrival.n > later)) ? true : undefined), 'ticks on every channel after the failover');
+
+      // The other way too: node two (which only received so far) is back in the cluster, its events reach node one.
+      const back: unknown[] = [];
+      (await subscribed(listener, 'feed-back')).bind('back', (data: unknown) => back.push(data));
+      await backend(two, app).trigger('feed-back', 'back', { from: 'two' });
+      await waitFor(() => (back.length > 0 ? true : undefined), 'an event from node two on node one', resumeBoundMs);
+      expect(back).toEqual([{ from: 'two' }]);
     } finally {
       running = false;
       await loop;
@@ -110,5 +118,6 @@ describe.skipIf(!installed)('a Redis Cluster master failing over under two daemo
       expect(lines.length).toBeLessThanOrEqual(3);
     }
     disconnect(client);
+    disconnect(listener);
   }, 60_000);
 });
