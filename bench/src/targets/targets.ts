@@ -33,6 +33,8 @@ export interface TargetOptions {
   redisUrl?: string | undefined;
   /** Its PID when we run it: its CPU counts as the two-node deployment's server CPU. */
   redisPid?: number | undefined;
+  /** `server --workers N` for every daemon (default: the daemon's own default, 1). */
+  workers?: number | undefined;
 }
 
 const host = '127.0.0.1';
@@ -80,7 +82,8 @@ async function startDaemonNode(options: TargetOptions, redisUrl: string | undefi
   for (const name of overridingEnv) delete env[name];
   if (redisUrl) env['REDIS_URL'] = redisUrl;
   const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
-  const child = spawnPinned(options.cpu, process.execPath, [...nodeArgs, daemonBin(), 'server', '--config', configFile, '--host', host, '--port', String(port)], env);
+  const workers = options.workers === undefined ? [] : ['--workers', String(options.workers)];
+  const child = spawnPinned(options.cpu, process.execPath, [...nodeArgs, daemonBin(), 'server', '--config', configFile, '--host', host, '--port', String(port), ...workers], env);
   await listeningOrStopped(child, port);
   return {
     endpoint: { host, port },
