@@ -10,6 +10,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { listenForMetrics, type MetricsListener } from './metrics-listener.js';
 import { createRateLimits } from './rate-limiting/create-rate-limits.js';
 import { createConfiguredScaler } from './scaling/create-scaler.js';
+import { registerWorkersGauge } from './workers/workers-metric.js';
 
 export interface DaemonOptions {
   config: Config;
@@ -64,6 +65,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     protocolVersion: Number(serverConfig.protocol_version),
   });
   const metrics = createMetrics(worker ? { processMetrics: false } : {});
+  if (!worker) registerWorkersGauge(metrics.registry, 1);
   metrics.observe(engine);
   if (configuredScaler) metrics.observeScaler(configuredScaler.stats);
   const rateLimits = createRateLimits(config, log);

@@ -3,13 +3,14 @@ import { hostname } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Logger } from '@org/protocol';
 import { createScalerHub, type ScalerHub } from '@org/protocol/threads';
-import { AggregatorRegistry, Gauge, Registry } from 'prom-client';
+import { AggregatorRegistry, Registry } from 'prom-client';
 import type { Config } from '../config/schema.js';
 import { listenForMetrics, type MetricsListener } from '../metrics-listener.js';
 import { processMetricsRegistry } from '../metrics.js';
 import type { SupervisedDaemon } from '../supervisor.js';
 import { errorText, type FromWorker, type MetricsJson, type ToWorker, type WorkerData } from './control.js';
 import { pickFreePort } from './free-port.js';
+import { registerWorkersGauge } from './workers-metric.js';
 
 export interface WorkerPoolOptions {
   config: Config;
@@ -55,8 +56,7 @@ export class WorkerPool implements SupervisedDaemon {
     this.#options = options;
     this.#hub = options.config.scaling.enabled ? undefined : createScalerHub();
     this.#workersGauge = new Registry();
-    const count = options.count;
-    new Gauge({ name: 'realtime_workers', help: 'Worker threads serving the port (the workers setting)', registers: [this.#workersGauge], collect() { this.set(count); } });
+    registerWorkersGauge(this.#workersGauge, options.count);
   }
 
   /** Starts `count` workers, each with its daemon built and not listening yet. */
