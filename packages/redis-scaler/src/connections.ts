@@ -2,11 +2,12 @@ import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import type { ScalerLogger } from './options.js';
 import { createPlainPubSub } from './plain-pubsub.js';
 import type { PubSub } from './pubsub.js';
+import { isCluster, type RedisClient } from './redis-client.js';
 import { defineScripts, type ScriptClient } from './scripts.js';
 import { createShardedPubSub } from './sharded-pubsub.js';
 
-/** What the scaler accepts: one Redis server, or a Redis Cluster (Redis 7+, sharded pub/sub). */
-export type RedisClient = Redis | Cluster;
+// Kept in a module of their own so that the pub/sub modules can use them without an import cycle.
+export { isCluster, isReady, quit, type RedisClient } from './redis-client.js';
 
 const noop = () => {};
 const silentLogger: ScalerLogger = { info: noop, warn: noop, error: noop };
@@ -32,11 +33,6 @@ export interface Connections {
   pubsub: PubSub;
   /** True on a Redis Cluster. */
   cluster: boolean;
-}
-
-/** Whether a client is an ioredis `Cluster` (checked by its own flag: the caller's ioredis copy may not be ours). */
-export function isCluster(redis: RedisClient): redis is Cluster {
-  return (redis as { isCluster?: unknown }).isCluster === true;
 }
 
 /**
@@ -107,25 +103,4 @@ function openClusterConnections(cluster: Cluster, nodeId: string, commandTimeout
   } satisfies Partial<ClusterOptions>);
   const pubsub = createShardedPubSub(commands as unknown as Cluster, subscriber, { nodeId, logger });
   return { commands, subscriber: subscriber as unknown as Redis, pubsub, cluster: true };
-}
-
-/** Read through a function so TypeScript does not narrow a status that changes under us. */
-export function isReady(redis: RedisClient): boolean {
-  return redis.status === 'ready';
-}
-
-/** QUIT, or a hard disconnect when Redis does not answer in time. */
-export async function quit(redis: RedisClient): Promise<void> {
-  if (redis.status === 'end') return;
-  if (redis.status !== 'ready') {
-    redis.disconnect();
-    return;
-  }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, 1_000);
-  });
-  await Promise.race([redis.quit().then(() => undefined, () => undefined), timeout]);
-  clearTimeout(timer);
-  redis.disconnect();
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { quit } from './connections.js';
+import { quit } from './redis-client.js';
 import type { PubSub } from './pubsub.js';
 
 /**
