@@ -1,12 +1,12 @@
 import type { Cluster, Redis } from 'ioredis';
-import { keySlot } from './key-slot.js';
+import { keySlot, slotCount } from './key-slot.js';
 import type { ScalerLogger } from './options.js';
 import type { PubSub } from './pubsub.js';
 
 /** A failed shard logs an error per reconnect attempt (221 in 9 s measured): at most one line per window. */
 const errorLogWindowMs = 10_000;
 /** A confirmation that failed (the shard still failing over) is tried again after this long, doubling up to 2 s. */
-const confirmRetryMs = 100;
+const confirmRetryMs = 250;
 const confirmRetryMaxMs = 2_000;
 
 export interface ShardedPubSubOptions {
@@ -54,6 +54,10 @@ class ShardedPubSub implements PubSub {
   #unconfirmed = false;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #retryDelay = confirmRetryMs;
+  /** Masters (`host:port`) whose connection was lost since the last confirmation: their topics are re-sent. */
+  readonly #lostNodes = new Set<string>();
+  /** The owner of every slot when the topics were last confirmed; a slot whose owner changed is re-sent. */
+  #confirmedOwners: (string | undefined)[] | undefined;
   /** A confirmation is running; `#confirmAgain`: another was asked for meanwhile and runs after it. */
   #confirming = false;
   #confirmAgain = false;
@@ -66,9 +70,8 @@ class ShardedPubSub implements PubSub {
     this.#subscriber = subscriber;
     this.#options = options;
     // A sharded subscriber ended, or failed to reconnect: until its topics are confirmed again, not ready.
-    const lost = () => this.#lost();
-    subscriber.on('-node', lost);
-    subscriber.on('-subscriber', lost);
+    subscriber.on('-node', (_redis: unknown, nodeKey: unknown) => this.#lost(typeof nodeKey === 'string' ? nodeKey : undefined));
+    subscriber.on('-subscriber', () => this.#lost());
     subscriber.on('error', (error: unknown) => {
       this.#lost();
       this.#logError(error);
@@ -155,16 +158,38 @@ class ShardedPubSub implements PubSub {
     return this.#commands.nodes('master').find((node) => `${node.options.host}:${node.options.port}` === key);
   }
 
-  #lost(): void {
+  #lost(nodeKey?: string): void {
     this.#generation++;
-    if (this.#topics.size > 0) this.#unconfirmed = true;
+    if (nodeKey !== undefined) this.#lostNodes.add(nodeKey);
+    if (this.#topics.size === 0) return;
+    this.#unconfirmed = true;
+    // In case no subscribersReady follows (ioredis emits it only after it replaced a subscriber).
+    this.#scheduleRetry();
   }
 
   /**
-   * Re-sends SSUBSCRIBE for every topic of this node, one command per slot, and awaits them all:
-   * a reply comes from the connection to the slot's current owner, so once every one arrived the
-   * node hears every topic again. ioredis keeps each re-sent topic in its (non-deduplicating)
-   * per-slot list until the topic is unsubscribed; that costs one entry per topic per failover.
+   * The topics to send again: those of slots whose owner changed or whose owner's connection was
+   * lost since the last confirmation (all of them the first time). ioredis keeps every re-sent topic
+   * once more in its per-slot list, so re-sending only these keeps that growth to the failed shard.
+   */
+  #topicsToConfirm(owners: (string | undefined)[]): string[] {
+    const confirmed = this.#confirmedOwners;
+    if (!confirmed) return [...this.#topics.keys()];
+    const topics: string[] = [];
+    for (const topic of this.#topics.keys()) {
+      const slot = keySlot(topic);
+      const owner = owners[slot];
+      if (owner === undefined || owner !== confirmed[slot] || this.#lostNodes.has(owner)) topics.push(topic);
+    }
+    return topics;
+  }
+
+  /**
+   * Re-sends SSUBSCRIBE for this node's topics whose master changed or was lost (`#topicsToConfirm`),
+   * one command per slot, and awaits them all: a reply comes from the connection to the slot's
+   * current owner, so once every one arrived the node hears every topic again. ioredis keeps each
+   * re-sent topic once more in its (non-deduplicating) per-slot list until the topic is
+   * unsubscribed: a few entries per topic of the failed shard per failover (one per attempt).
    */
   async #confirm(): Promise<void> {
     clearTimeout(this.#retryTimer);
@@ -193,7 +218,9 @@ class ShardedPubSub implements PubSub {
       return;
     }
     this.#unconfirmed = true;
-    const results = await Promise.allSettled(bySlot(this.#topics.keys()).map((group) => this.#subscriber.ssubscribe(...group)));
+    const owners = Array.from({ length: slotCount }, (_, slot) => this.#subscriber.slots[slot]?.[0]);
+    const lostNodes = [...this.#lostNodes];
+    const results = await Promise.allSettled(bySlot(this.#topicsToConfirm(owners)).map((group) => this.#subscriber.ssubscribe(...group)));
     if (this.#closed || generation !== this.#generation) {
       // Lost again meanwhile: the next subscribersReady (or the retry) confirms afresh.
       if (!this.#closed) this.#scheduleRetry();
@@ -202,6 +229,8 @@ class ShardedPubSub implements PubSub {
     if (results.every((result) => result.status === 'fulfilled')) {
       this.#unconfirmed = false;
       this.#retryDelay = confirmRetryMs;
+      this.#confirmedOwners = owners;
+      for (const node of lostNodes) this.#lostNodes.delete(node);
       return;
     }
     this.#scheduleRetry();
