@@ -13,7 +13,7 @@ import { startTarget, type TargetKind } from './targets/targets.js';
 const serverCpu = 0;
 const loadCpu = 1;
 
-const usage = `node bench/run.mjs [--quick] [--reps N] [--only id,id] [--profile] [--no-pin] [--workers N]
+const usage = `node bench/run.mjs [--quick] [--reps N] [--only id,id] [--profile] [--no-pin] [--workers N] [--nodes N]
 
   --quick     smoke sizes, 1 repetition (about a minute)
   --reps N    repetitions per target (default 3; runs interleave ceiling, daemon, ceiling, daemon, ...)
@@ -21,7 +21,9 @@ const usage = `node bench/run.mjs [--quick] [--reps N] [--only id,id] [--profile
   --profile   write V8 CPU profiles of the daemon to bench/results/profiles/
   --no-pin    do not pin the server to CPU ${serverCpu} and the load to CPU ${loadCpu}
   --workers N start every daemon with server --workers N (pinned: all its threads share CPU ${serverCpu}, so the
-              per-server-core rows give the cost per event of the workers' coordination); results/workers-N.*`;
+              per-server-core rows give the cost per event of the workers' coordination); results/workers-N.*
+  --nodes N   daemons over Redis in the multi-node runs (default 2; cross-node-routed with 3 or 4 shows the bus
+              traffic per node falling to 1/N); results/nodes-N.*`;
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -34,6 +36,7 @@ async function main(): Promise<void> {
       profile: { type: 'boolean', default: false },
       'no-pin': { type: 'boolean', default: false },
       workers: { type: 'string' },
+      nodes: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -45,6 +48,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(reps) || reps < 1 || selected.length === 0) throw new Error(`nothing to run\n${usage}`);
   const workers = values.workers === undefined ? undefined : Number(values.workers);
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new Error(`--workers must be a positive integer\n${usage}`);
+  const nodes = values.nodes === undefined ? undefined : Number(values.nodes);
+  if (nodes !== undefined && (!Number.isInteger(nodes) || nodes < 2 || nodes > 8)) throw new Error(`--nodes must be an integer from 2 to 8\n${usage}`);
 
   const resultsDir = fileURLToPath(new URL('../results/', import.meta.url));
   const profileDir = values.profile ? `${resultsDir}profiles` : undefined;
@@ -78,7 +83,7 @@ async function main(): Promise<void> {
           let error: string | undefined;
           try {
             if (kind === 'daemon-2-nodes' && !redis) throw new Error('no Redis');
-            const target = await startTarget(kind, { cpu, profileDir, redisUrl: redis?.url, redisPid: redis?.pid, workers });
+            const target = await startTarget(kind, { cpu, profileDir, redisUrl: redis?.url, redisPid: redis?.pid, workers, nodes });
             try {
               result = await scenario.run(target, { quick, log });
             } finally {
@@ -100,7 +105,7 @@ async function main(): Promise<void> {
   const table = textTable(reports);
   process.stdout.write(`\n${table}\n`);
   // Only a full (every scenario, 3+ repetitions), unprofiled run replaces the latest table.
-  const name = values.profile ? 'profile' : quick ? 'quick' : workers !== undefined ? `workers-${workers}` : only || reps < 3 ? 'partial' : 'latest';
+  const name = values.profile ? 'profile' : quick ? 'quick' : workers !== undefined ? `workers-${workers}` : nodes !== undefined ? `nodes-${nodes}` : only || reps < 3 ? 'partial' : 'latest';
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(`${resultsDir}${name}.json`, `${JSON.stringify({ machine, quick, repetitions: reps, reports }, null, 2)}\n`);
   writeFileSync(`${resultsDir}${name}.md`, markdownReport(machine, quick, reps, reports));

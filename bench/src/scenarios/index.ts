@@ -1,5 +1,6 @@
 import { clientEventsScenario } from './client-events.js';
 import { crossNodeScenario } from './cross-node.js';
+import { crossNodeRoutedScenario } from './cross-node-routed.js';
 import { fanOutScenario } from './fan-out.js';
 import { httpApiScenario } from './http-api.js';
 import { idleScenario } from './idle.js';
@@ -16,4 +17,5 @@ export const scenarios: Scenario[] = [
   clientEventsScenario,
   presenceChurnScenario,
   crossNodeScenario,
+  crossNodeRoutedScenario,
 ];

@@ -35,6 +35,8 @@ export interface TargetOptions {
   redisPid?: number | undefined;
   /** `server --workers N` for every daemon (default: the daemon's own default, 1). */
   workers?: number | undefined;
+  /** How many daemons `daemon-2-nodes` starts over Redis (`--nodes`; default 2). */
+  nodes?: number | undefined;
 }
 
 const host = '127.0.0.1';
@@ -101,24 +103,26 @@ export async function startDaemon(options: TargetOptions): Promise<RunningTarget
   return { kind: 'daemon', nodes: [node.endpoint], pids: [pid], rss: () => rssBytes(pid), cpu: () => cpuSeconds(pid), stop: () => node.stop() };
 }
 
-/** Two daemons sharing Redis (scaling on through REDIS_URL), both on the server CPU; `cpu()` includes our Redis. */
+/** Two (or `options.nodes`) daemons sharing Redis (scaling on through REDIS_URL), all on the server CPU; `cpu()` includes our Redis. */
 async function startDaemonPair(options: TargetOptions): Promise<RunningTarget> {
   if (!options.redisUrl) throw new Error('daemon-2-nodes needs a Redis URL');
-  const first = await startDaemonNode(options, options.redisUrl);
-  const second = await startDaemonNode(options, options.redisUrl).catch(async (error: unknown) => {
-    await first.stop();
+  const started: Awaited<ReturnType<typeof startDaemonNode>>[] = [];
+  try {
+    for (let i = 0; i < (options.nodes ?? 2); i++) started.push(await startDaemonNode(options, options.redisUrl));
+  } catch (error) {
+    await Promise.all(started.map((node) => node.stop()));
     throw error;
-  });
-  const pids = [first.child.pid!, second.child.pid!];
+  }
+  const pids = started.map((node) => node.child.pid!);
   const cpuPids = options.redisPid ? [...pids, options.redisPid] : pids;
   return {
     kind: 'daemon-2-nodes',
-    nodes: [first.endpoint, second.endpoint],
+    nodes: started.map((node) => node.endpoint),
     pids,
     rss: () => pids.reduce((sum, pid) => sum + rssBytes(pid), 0),
     cpu: () => cpuPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
     stop: async () => {
-      await Promise.all([first.stop(), second.stop()]);
+      await Promise.all(started.map((node) => node.stop()));
     },
   };
 }
