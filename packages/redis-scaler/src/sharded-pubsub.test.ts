@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { Cluster } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openConnections } from './connections.js';
@@ -77,12 +78,25 @@ if (nodes) {
       expect(anywhere).not.toEqual(counts);
     });
 
-    it('publishes to and counts any topic name, braces and long UTF-8 included (0 listeners)', async () => {
+    it('publishes to, counts, subscribes and unsubscribes any topic name, braces and long UTF-8 included', async () => {
       const a = await open('sharded-names');
+      const b = await open('sharded-names-b');
       for (const topic of ['', '{', '}', '{}', '{x}y', 'ä'.repeat(300)]) {
         await expect(a.pubsub.publish(topic, 'x')).resolves.toBe(0);
         await expect(a.pubsub.listeners(topic)).resolves.toBe(0);
       }
+      const prefix = uniquePrefix('sharded-any');
+      await fc.assert(
+        fc.asyncProperty(fc.uniqueArray(fc.string({ unit: 'grapheme', maxLength: 30 }), { minLength: 1, maxLength: 8 }), async (names) => {
+          const topics = names.map((name) => `${prefix}${name}`);
+          await b.pubsub.subscribe(topics);
+          expect(await Promise.all(topics.map((topic) => a.pubsub.listeners(topic)))).toEqual(topics.map(() => 1));
+          await b.pubsub.unsubscribe(topics);
+          expect(await Promise.all(topics.map((topic) => a.pubsub.listeners(topic)))).toEqual(topics.map(() => 0));
+          expect(b.pubsub.ready).toBe(true);
+        }),
+        { numRuns: 50 },
+      );
     });
   });
 } else {
