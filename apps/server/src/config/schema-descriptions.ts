@@ -71,6 +71,7 @@ const schemaDescriptions: Readonly<Record<string, string>> = {
   'scaling.server': 'Redis for scaling, key by key over `redis`.',
   'scaling.outbox_max_seconds': 'Seconds events published during a Redis outage are kept to be sent once it is back (0 disables the outbox).',
   'scaling.outbox_max_bytes': 'Bytes of events kept during a Redis outage; the oldest are dropped over it (0 disables the outbox).',
+  'scaling.topic_linger_ms': "Milliseconds a node keeps listening to a channel's events after its last subscriber there left, so reconnects cost no resubscription (0: stop at once).",
   rate_limiter: 'Per-app rate limits of the HTTP API and client events.',
   'rate_limiter.enabled': 'Turn the rate limits on.',
   'rate_limiter.driver': 'local: counters per node, in memory; redis: shared across the cluster.',

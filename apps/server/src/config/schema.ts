@@ -159,6 +159,8 @@ export const configSchema = z.strictObject({
       // The Redis scaler's outbox: cluster messages published during a Redis outage, sent in order once it is back.
       outbox_max_seconds: z.number().int().min(0).max(3_600).default(30),
       outbox_max_bytes: z.number().int().min(0).max(1_073_741_824).default(16_777_216),
+      // Routing: how long a node stays subscribed to a channel's topic after its last local subscriber left.
+      topic_linger_ms: z.number().int().min(0).max(3_600_000).default(5_000),
     })
     .prefault({}),
   rate_limiter: z

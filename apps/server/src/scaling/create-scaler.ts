@@ -26,8 +26,8 @@ export function createConfiguredScaler(config: Config, logging: Logging, options
   const redis = createScalingClient(connection);
   const log = logging.scope('socket.server');
   const prefix = config.scaling.channel;
-  const { outbox_max_seconds: outboxMaxSeconds, outbox_max_bytes: outboxMaxBytes } = config.scaling;
-  const scaler = createRedisScaler({ redis, prefix, logger: log, outboxMaxSeconds, outboxMaxBytes, ...(options.nodeId ? { nodeId: options.nodeId } : {}) });
+  const { outbox_max_seconds: outboxMaxSeconds, outbox_max_bytes: outboxMaxBytes, topic_linger_ms: topicLingerMs } = config.scaling;
+  const scaler = createRedisScaler({ redis, prefix, logger: log, outboxMaxSeconds, outboxMaxBytes, topicLingerMs, ...(options.nodeId ? { nodeId: options.nodeId } : {}) });
   log.info({ redis: describeRedis(connection), prefix, node: scaler.nodeId }, 'scaling over Redis');
   return {
     scaler,
