@@ -44,8 +44,10 @@ const unreadableWithId: fc.Arbitrary<{ message: unknown; id: number }> = fc.oneo
 );
 const noRequest = fc.oneof(
   fc.anything(),
-  fc.record({ k: fc.constant('publish'), message: fc.anything() }),
-  fc.record({ k: fc.constant('publish'), message: fc.record({ type: fc.constantFrom('broadcast', 'member-added', 'terminate-user'), appId: fc.anything(), channel: fc.anything() }) }),
+  fc.record({ k: fc.constant('publish'), messages: fc.anything() }),
+  fc.record({ k: fc.constant('publish'), messages: fc.array(fc.record({ type: fc.constantFrom('broadcast', 'member-added', 'terminate-user'), appId: fc.anything(), channel: fc.anything() }), { minLength: 1, maxLength: 3 }) }),
+  // One unreadable message refuses the whole batch: nothing of it is forwarded.
+  fc.anything().map((bad) => ({ k: 'publish', messages: [{ type: 'broadcast', appId: 'a', channel: 'c', frame: '{}' }, { bad }] })),
   fc.record({ k: fc.constantFrom('call', 'start', 'close'), id: fc.oneof(fc.constant(-1), fc.constant(1.5), fc.string(), fc.constant(null)) }),
 );
 
@@ -112,7 +114,7 @@ describe("a worker's scaler port under hostile input", () => {
         deliver({ k: 'reply', id: 0, ok: true, v: undefined });
         await started;
         for (const value of garbage) expect(() => deliver(value)).not.toThrow();
-        expect(() => deliver({ k: 'message', message: { type: 'broadcast', appId: 1 } })).not.toThrow();
+        expect(() => deliver({ k: 'messages', messages: [{ type: 'broadcast', appId: 1 }, null, 'x'] })).not.toThrow();
         expect(() => deliver({ k: 'lost', loss: { members: 'all' } })).not.toThrow();
         // Only what passed the checks reaches the engine.
         expect(handed.every(isClusterMessage)).toBe(true);

@@ -1,4 +1,4 @@
-import type { ClusterMessageHandler, NodeLossHandler, Scaler } from '../scaler.js';
+import type { ClusterMessage, ClusterMessageHandler, NodeLossHandler, Scaler } from '../scaler.js';
 import { isClusterMessage, isNodeLoss, isRequestId, replyChecks, ScalerHubError, type HubMethod, type HubRequest } from './wire.js';
 
 /** The side of a `MessagePort` a worker's scaler uses (a real port; a fake in tests). */
@@ -45,8 +45,20 @@ export function createPortScaler(port: ScalerPort, options: PortScalerOptions): 
     pending.clear();
   };
 
+  // Messages published during this event-loop turn, sent as one batch (before any later call, so the hub sees program order).
+  let outgoing: ClusterMessage[] = [];
+  let flushScheduled = false;
+  const flush = () => {
+    flushScheduled = false;
+    if (outgoing.length === 0 || closed) return;
+    const messages = outgoing;
+    outgoing = [];
+    port.postMessage({ k: 'publish', messages });
+  };
+
   function request<T>(method: Pending['method'], message: (id: number) => HubRequest): Promise<T> {
     if (closed) return Promise.reject(new ScalerHubError('HUB_GONE', `${method}: the scaler's port is closed`));
+    flush();
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject });
@@ -62,8 +74,11 @@ export function createPortScaler(port: ScalerPort, options: PortScalerOptions): 
       return;
     }
     const message = data as Record<string, unknown>;
-    if (message['k'] === 'message' && isClusterMessage(message['message'])) {
-      onMessage?.(message['message']);
+    if (message['k'] === 'messages' && Array.isArray(message['messages'])) {
+      for (const one of message['messages'] as unknown[]) {
+        if (isClusterMessage(one)) onMessage?.(one);
+        else stats.invalidReplies++;
+      }
       return;
     }
     if (message['k'] === 'lost' && isNodeLoss(message['loss'])) {
@@ -99,7 +114,12 @@ export function createPortScaler(port: ScalerPort, options: PortScalerOptions): 
       await request<void>('start', (id) => ({ k: 'start', id, routing: startOptions?.routing ?? 'all' }));
     },
     publish(message) {
-      if (!closed) port.postMessage({ k: 'publish', message });
+      if (closed) return;
+      outgoing.push(message);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flush);
+      }
     },
     async close() {
       if (closed) return;

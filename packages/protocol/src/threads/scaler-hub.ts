@@ -81,15 +81,15 @@ export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
     return node.share.subscriptionCount(message.appId, message.channel) > 0 || node.share.userCount(message.appId, message.channel) > 0;
   }
 
-  function publish(from: HubNode, message: ClusterMessage): void {
+  /** One batch of a node's messages: each other node gets the ones it wants, in one port message. */
+  function publish(from: HubNode, messages: readonly ClusterMessage[]): void {
     for (const node of nodes.values()) {
       if (node === from || node.routing === undefined) continue;
-      if (!wants(node, message)) {
-        stats.skipped++;
-        continue;
-      }
-      stats.forwarded++;
-      reply(node, { k: 'message', message });
+      const wanted = messages.filter((message) => wants(node, message));
+      stats.skipped += messages.length - wanted.length;
+      if (wanted.length === 0) continue;
+      stats.forwarded += wanted.length;
+      reply(node, { k: 'messages', messages: wanted });
     }
   }
 
@@ -189,7 +189,7 @@ export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
     const { request } = read;
     switch (request.k) {
       case 'publish':
-        publish(node, request.message);
+        publish(node, request.messages);
         return;
       case 'start':
         node.routing = request.routing;
