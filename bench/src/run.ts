@@ -20,8 +20,9 @@ const usage = `node bench/run.mjs [--quick] [--reps N] [--only id,id] [--profile
   --only      scenario ids: ${scenarios.map((s) => s.id).join(', ')}
   --profile   write V8 CPU profiles of the daemon to bench/results/profiles/
   --no-pin    do not pin the server to CPU ${serverCpu} and the load to CPU ${loadCpu}
-  --workers N start every daemon with server --workers N (pinned: all its threads share CPU ${serverCpu}, so the
-              per-server-core rows give the cost per event of the workers' coordination); results/workers-N.*
+  --workers N compare the daemon with N workers (the "daemon" column) against the same daemon with 1 worker
+              (the "ceiling" column), interleaved run by run, instead of against the ceiling; the per-server-core
+              rows are then the cost per event with N workers against 1; results/workers-N.*
   --nodes N   daemons over Redis in the multi-node runs (default 2; cross-node-routed with 3 or 4 shows the bus
               traffic per node falling to 1/N); results/nodes-N.*`;
 
@@ -73,7 +74,12 @@ async function main(): Promise<void> {
   const machine: MachineInfo = collectMachine(pinned);
   const reports: ScenarioReport[] = [];
   try {
-    for (const scenario of selected) {
+    for (const chosen of selected) {
+      // With --workers N: the 1-worker daemon is the baseline and the N-worker daemon the subject (no targets: those are against the ceiling).
+      const scenario =
+        workers === undefined
+          ? chosen
+          : { ...chosen, baseline: 'daemon' as const, subject: `daemon-${workers}-workers` as TargetKind, metrics: chosen.metrics.map(({ target: _target, ...metric }) => metric) };
       log(`\n${scenario.title}: ${scenario.describe(quick)}`);
       const runs: ScenarioReport['runs'] = [];
       for (let repetition = 1; repetition <= reps; repetition++) {
@@ -83,7 +89,8 @@ async function main(): Promise<void> {
           let error: string | undefined;
           try {
             if (kind === 'daemon-2-nodes' && !redis) throw new Error('no Redis');
-            const target = await startTarget(kind, { cpu, profileDir, redisUrl: redis?.url, redisPid: redis?.pid, workers, nodes });
+            const subjectWorkers = workers !== undefined && kind === scenario.subject;
+            const target = await startTarget(subjectWorkers ? 'daemon' : kind, { cpu, profileDir, redisUrl: redis?.url, redisPid: redis?.pid, workers: subjectWorkers ? workers : undefined, nodes });
             try {
               result = await scenario.run(target, { quick, log });
             } finally {
@@ -103,6 +110,7 @@ async function main(): Promise<void> {
   }
 
   const table = textTable(reports);
+  if (workers !== undefined) process.stdout.write(`\ncolumns: "ceiling" = the daemon with 1 worker, "daemon" = with ${workers} workers\n`);
   process.stdout.write(`\n${table}\n`);
   // Only a full (every scenario, 3+ repetitions), unprofiled run replaces the latest table.
   const name = values.profile ? 'profile' : quick ? 'quick' : workers !== undefined ? `workers-${workers}` : nodes !== undefined ? `nodes-${nodes}` : only || reps < 3 ? 'partial' : 'latest';
