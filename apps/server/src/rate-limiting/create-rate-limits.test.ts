@@ -1,5 +1,6 @@
 import { createApp, silentLogger } from '@org/protocol';
 import { describe, expect, it } from 'vitest';
+import { testRedisClusterNodes } from '../../test/helpers/redis.js';
 import { configSchema } from '../config/schema.js';
 import { createRateLimits } from './create-rate-limits.js';
 
@@ -41,5 +42,22 @@ describe('HTTP API rate limits', () => {
 
   it('is off unless enabled', () => {
     expect(createRateLimits(configSchema.parse({}), silentLogger)).toBeUndefined();
+  });
+
+  it('share one allowance across nodes through a Redis Cluster named in the redis section, without cluster_mode', async () => {
+    const nodes = await testRedisClusterNodes();
+    if (!nodes) return;
+    const shared = configSchema.parse({
+      redis: { cluster: { nodes } },
+      rate_limiter: { enabled: true, driver: 'redis', max_read_requests_per_second: 3 },
+    });
+    // Two daemons' limiters: each alone would allow 3; shared, the two together allow 3.
+    const [a, b] = [createRateLimits(shared, silentLogger)!, createRateLimits(shared, silentLogger)!];
+    await Promise.all([a.ready(), b.ready()]);
+    const app = appOf(`cluster-${process.pid}-${Date.now()}`);
+    const decisions = [];
+    for (let i = 0; i < 6; i++) decisions.push((await (i % 2 ? b : a).consume(app, 'read', 1)).allowed);
+    expect(decisions.filter(Boolean)).toHaveLength(3);
+    await Promise.all([a.close(), b.close()]);
   });
 });

@@ -49,7 +49,8 @@ export function createRateLimits(config: Config, log: Logger): RateLimits | unde
   let connected: Promise<unknown> = Promise.resolve();
   if (settings.driver === 'redis') {
     const connection = resolveRedisConnection(settings.redis, config.redis);
-    redis = settings.cluster_mode ? createRedisCluster(connection) : createRedisClient(connection);
+    // A cluster named in the shared `redis` section (or the limiter's own) is one, cluster_mode or not.
+    redis = settings.cluster_mode || connection.cluster ? createRedisCluster(connection) : createRedisClient(connection);
     redis.on('error', () => {}); // reported through 'close' below, not once per reconnect attempt
     redis.on('close', markDegraded);
     redis.on('ready', () => {
