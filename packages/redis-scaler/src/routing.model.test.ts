@@ -117,6 +117,10 @@ if (redis) {
                 ? { type: 'member-removed', appId: app, channel, userId: id }
                 : { type: 'broadcast', appId: app, channel, frame: id };
             scaler.publish(message);
+            // Until Redis ran the PUBLISH (sent on the next turn of the loop, with the turn's others): a command
+            // behind it on the same connection answers after it, so the model's "when" is exact.
+            await new Promise((resolve) => setImmediate(resolve));
+            await scaler.connectionCount(app);
             await expect
               .poll(() => [...must].every((other) => received[other]!.some((m) => idOf(m) === id)), { timeout: 3_000, interval: 2 })
               .toBe(true);
