@@ -13,6 +13,8 @@ const sizes = (quick: boolean) => ({
   eventsPerSecond: 300,
   moderateMs: quick ? 1_000 : 3_000,
   saturationMs: quick ? 800 : 2_500,
+  connectionsPerNode: 4,
+  depth: 32,
 });
 
 const padding = 'x'.repeat(64);
@@ -66,7 +68,7 @@ export const crossNodeRoutedScenario: Scenario = {
     for (let k = 0; k < s.channels; k++) groups.push(await subscribeMany(nodes[k % nodes.length]!, s.subscribersPerChannel, () => `routed-${k}`));
     const deliveries = () => groups.reduce((sum, group) => sum + group.counter.deliveries, 0);
     const resetCounts = () => groups.forEach((group) => group.counter.reset());
-    const http = (await Promise.all(nodes.map((node) => openHttpConnections(node, 2)))).flat();
+    const http = (await Promise.all(nodes.map((node) => openHttpConnections(node, s.connectionsPerNode)))).flat();
     // Built once per channel: the connection it goes out on (round robin over every node's) decides the node.
     const requests = Array.from({ length: s.channels }, (_, k) => triggerRequest(nodes[0]!, benchApp, [`routed-${k}`], 'tick', timedData(padding)));
     let next = 0;
@@ -100,7 +102,7 @@ export const crossNodeRoutedScenario: Scenario = {
         inWindow = deliveries();
         daemonCpuInWindow = daemonCpu() - daemonCpuBefore;
       }, s.saturationMs);
-      const saturated = await pumpClosedLoop(http, 16, s.saturationMs, request);
+      const saturated = await pumpClosedLoop(http, s.depth, s.saturationMs, request);
       clearTimeout(snapshot);
       if (Number.isNaN(inWindow)) {
         inWindow = deliveries();
