@@ -57,8 +57,8 @@ export const crossNodeRoutedScenario: Scenario = {
     const s = sizes(quick);
     return (
       `${s.channels} channels x ${s.subscribersPerChannel} subscribers, channel k on node k mod N; signed triggers round robin over the channels, ` +
-      `2 HTTP connections per node: ${s.eventsPerSecond} ev/s for ${s.moderateMs} ms (bus messages per node per event, from each node's /metrics), ` +
-      `then 16 pipelined per connection (closed loop) for ${s.saturationMs} ms; the daemons and Redis on the server CPU`
+      `${s.connectionsPerNode} HTTP connections per node: ${s.eventsPerSecond} ev/s for ${s.moderateMs} ms (bus messages per node per event, from each node's /metrics), ` +
+      `then ${s.depth} pipelined per connection (closed loop) for ${s.saturationMs} ms; the daemons and Redis on the server CPU`
     );
   },
   async run(target, context) {
