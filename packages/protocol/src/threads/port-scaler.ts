@@ -1,5 +1,6 @@
 import type { ClusterMessage, ClusterMessageHandler, NodeLossHandler, Scaler } from '../scaler.js';
-import { isClusterMessage, isNodeLoss, isRequestId, replyChecks, ScalerHubError, type HubMethod, type HubRequest } from './wire.js';
+import { serverToUserPrefix } from '../channel-name.js';
+import { interestKey, isClusterMessage, isInterest, isNodeLoss, isRequestId, replyChecks, ScalerHubError, type HubMethod, type HubRequest } from './wire.js';
 
 /** The side of a `MessagePort` a worker's scaler uses (a real port; a fake in tests). */
 export interface ScalerPort {
@@ -17,6 +18,8 @@ export interface PortScalerOptions {
 export interface PortScalerStats {
   /** Messages from the hub that were not readable, ignored. */
   invalidReplies: number;
+  /** Channel messages not sent to the hub because no other node listens to the channel. */
+  unsent: number;
 }
 
 interface Pending {
@@ -33,7 +36,16 @@ interface Pending {
  */
 export function createPortScaler(port: ScalerPort, options: PortScalerOptions): Scaler & { readonly stats: PortScalerStats } {
   const pending = new Map<number, Pending>();
-  const stats: PortScalerStats = { invalidReplies: 0 };
+  const stats: PortScalerStats = { invalidReplies: 0, unsent: 0 };
+  // What the other nodes listen to, as the hub tells it; until it has, everything is sent.
+  let othersTakeAll = true;
+  const othersListen = new Set<string>();
+  const wanted = (message: ClusterMessage) =>
+    othersTakeAll ||
+    message.type === 'terminate-user' ||
+    message.type === 'restart' ||
+    (message.type === 'broadcast' && message.channel.startsWith(serverToUserPrefix)) ||
+    othersListen.has(interestKey(message.appId, message.channel));
   let nextId = 0;
   let closed = false;
   let onMessage: ClusterMessageHandler | undefined;
@@ -81,6 +93,14 @@ export function createPortScaler(port: ScalerPort, options: PortScalerOptions): 
       }
       return;
     }
+    if (message['k'] === 'interest' && isInterest(message)) {
+      if (message.reset) othersListen.clear();
+      if (message.all !== undefined) othersTakeAll = message.all;
+      for (const key of message.on ?? []) othersListen.add(key);
+      for (const key of message.off ?? []) othersListen.delete(key);
+      if (message.id !== undefined && !closed) port.postMessage({ k: 'ack', id: message.id });
+      return;
+    }
     if (message['k'] === 'lost' && isNodeLoss(message['loss'])) {
       onNodeLost?.(message['loss']);
       return;
@@ -115,6 +135,10 @@ export function createPortScaler(port: ScalerPort, options: PortScalerOptions): 
     },
     publish(message) {
       if (closed) return;
+      if (!wanted(message)) {
+        stats.unsent++;
+        return;
+      }
       outgoing.push(message);
       if (!flushScheduled) {
         flushScheduled = true;

@@ -40,3 +40,27 @@ describe('publishing between threads', () => {
     hub.close();
   });
 });
+
+describe('what a worker does not send', () => {
+  it('keeps a channel message at home while no other node listens, and sends it from the moment another node\'s subscription resolved', async () => {
+    const hub = createScalerHub();
+    const x = hub.node('x');
+    const y = hub.node('y') as ReturnType<typeof hub.node> & { stats: { unsent: number } };
+    const atX: ClusterMessage[] = [];
+    await x.start((message) => atX.push(message), undefined, { routing: 'subscribed' });
+    await y.start(() => {}, undefined, { routing: 'subscribed' });
+    y.publish(broadcast(0));
+    y.publish({ type: 'terminate-user', appId: 'app', userId: 'u' });
+    expect(y.stats.unsent).toBe(1);
+    for (let round = 1; round <= 200; round++) {
+      // A channel nobody listened to until now: x's first subscriber.
+      await x.addSubscription('app', `c${round}`, '1.1');
+      // No wait: y's very next publish must already reach x.
+      y.publish({ type: 'broadcast', appId: 'app', channel: `c${round}`, frame: String(round) });
+    }
+    await expect.poll(() => atX.filter((message) => message.type === 'broadcast').length).toBe(200);
+    expect(atX[0]).toEqual({ type: 'terminate-user', appId: 'app', userId: 'u' });
+    await Promise.all([x.close(), y.close()]);
+    hub.close();
+  });
+});

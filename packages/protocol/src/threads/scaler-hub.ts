@@ -3,7 +3,7 @@ import { serverToUserPrefix } from '../channel-name.js';
 import { ClusterState, type ClusterStateOptions } from '../cluster-state.js';
 import type { ClusterMessage, HeldChannel, NodeLoss, Scaler, ScalerRouting } from '../scaler.js';
 import { createPortScaler } from './port-scaler.js';
-import { readRequest, type HubReply, type HubRequest } from './wire.js';
+import { interestKey, readRequest, type HubReply, type HubRequest } from './wire.js';
 
 /** The side of a `MessagePort` the hub uses (a real port; a fake in tests). */
 export interface HubPort {
@@ -40,6 +40,9 @@ export interface ScalerHub {
   close(): void;
 }
 
+/** How long a call waits for other nodes to apply an interest change (they answer within a loop turn when alive). */
+const ackTimeoutMs = 1_000;
+
 interface HubNode {
   readonly id: string;
   readonly port: HubPort;
@@ -63,6 +66,11 @@ export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
   const nodes = new Map<string, HubNode>();
   const stats: ScalerHubStats = { nodes: 0, forwarded: 0, skipped: 0, invalid: 0, lost: 0 };
   let anonymous = 0;
+  /** Per channel key, the nodes with a subscription or presence socket in it (from their shares). */
+  const interested = new Map<string, Set<HubNode>>();
+  /** `interest` changes sent and not yet applied by their node: the call that caused them waits. */
+  const pendingAcks = new Map<number, { node: HubNode; done(): void }>();
+  let nextAck = 0;
 
   const reply = (node: HubNode, message: HubReply) => {
     try {
@@ -93,8 +101,72 @@ export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
     }
   }
 
-  /** Runs a state call for `node`, keeping its share in step with what the state accepted. */
-  function call(node: HubNode, request: Extract<HubRequest, { k: 'call' }>): unknown {
+  /** Sends `node` an interest change; resolves once it applied it (or is gone). */
+  function tell(node: HubNode, change: Omit<Extract<HubReply, { k: 'interest' }>, 'k' | 'id'>): Promise<void> {
+    const id = nextAck++;
+    return new Promise((done) => {
+      pendingAcks.set(id, { node, done });
+      reply(node, { k: 'interest', id, ...change });
+      // A node too stuck to answer must not hold every other node's subscriptions: past the bound the call is answered.
+      setTimeout(() => {
+        if (pendingAcks.delete(id)) done();
+      }, ackTimeoutMs).unref();
+    });
+  }
+
+  /** Whether any node but `node` listens to `key` (or takes everything). */
+  const othersWant = (node: HubNode, key: string) => {
+    for (const other of interested.get(key) ?? []) if (other !== node) return true;
+    return false;
+  };
+  const othersTakeAll = (node: HubNode) => [...nodes.values()].some((other) => other !== node && other.routing === 'all');
+
+  /**
+   * Keeps `interested` in step with `node`'s share for one channel. A channel becoming interesting
+   * is told to every other node that did not know it yet, and the returned promise waits for their
+   * acks (so that once the call that subscribed resolves, they publish that channel's messages);
+   * one losing its last listener is told without waiting (sending too much is harmless: the hub
+   * routes again).
+   */
+  function refresh(node: HubNode, appId: string, channel: string, acks: Promise<void>[]): void {
+    const key = interestKey(appId, channel);
+    const listens = node.share.subscriptionCount(appId, channel) > 0 || node.share.userCount(appId, channel) > 0;
+    const set = interested.get(key);
+    if (listens === (set?.has(node) ?? false)) return;
+    const before = new Map([...nodes.values()].map((other) => [other, othersWant(other, key)]));
+    if (listens) {
+      if (set) set.add(node);
+      else interested.set(key, new Set([node]));
+    } else {
+      set!.delete(node);
+      if (set!.size === 0) interested.delete(key);
+    }
+    for (const [other, knew] of before) {
+      const knows = othersWant(other, key);
+      if (knows === knew) continue;
+      if (knows) acks.push(tell(other, { on: [key] }));
+      else reply(other, { k: 'interest', off: [key] });
+    }
+  }
+
+  /** Runs a state call for `node`, keeping its share (and the interest table) in step with what the state accepted. */
+  function call(node: HubNode, request: Extract<HubRequest, { k: 'call' }>, acks: Promise<void>[]): unknown {
+    const value = callState(node, request);
+    const a = request.a as [string, string, string, never, never];
+    switch (request.m) {
+      case 'addSubscription':
+      case 'removeSubscription':
+      case 'joinPresence':
+      case 'leavePresence':
+        refresh(node, a[0], a[1], acks);
+        break;
+      case 'removeConnection':
+        for (const { channel } of (request.a[2] as HeldChannel[] | undefined) ?? []) refresh(node, a[0], channel, acks);
+    }
+    return value;
+  }
+
+  function callState(node: HubNode, request: Extract<HubRequest, { k: 'call' }>): unknown {
     // Checked by readRequest against hubMethods (argument kinds per method).
     const a = request.a as [never, never, never, never, never];
     const { share } = node;
@@ -161,15 +233,25 @@ export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
       for (const channel of removal.vacated) loss.vacatedChannels.push({ appId, channel });
       for (const { channel, userId } of removal.membersLeft) loss.members.push({ appId, channel, userId });
     }
+    const channels = [...node.share.subscriptionEntries()].map(([appId, channel]) => [appId, channel] as const);
+    for (const [appId, channel] of node.share.presenceEntries()) channels.push([appId, channel]);
     node.share.clear();
+    for (const [appId, channel] of channels) refresh(node, appId, channel, []);
     return loss;
   }
 
   function remove(node: HubNode, lost: boolean): void {
     if (nodes.get(node.id) !== node) return;
+    const loss = undo(node);
     nodes.delete(node.id);
     stats.nodes = nodes.size;
-    const loss = undo(node);
+    for (const [id, pending] of pendingAcks) {
+      if (pending.node !== node) continue;
+      pendingAcks.delete(id);
+      pending.done();
+    }
+    // A node that took everything is gone: the others may stop sending what nobody else wants.
+    if (node.routing === 'all') for (const other of nodes.values()) if (!othersTakeAll(other)) reply(other, { k: 'interest', all: false });
     if (!lost) return;
     stats.lost++;
     if (loss.members.length === 0 && loss.vacatedChannels.length === 0) return;
@@ -191,10 +273,24 @@ export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
       case 'publish':
         publish(node, request.messages);
         return;
-      case 'start':
+      case 'start': {
         node.routing = request.routing;
-        reply(node, { k: 'reply', id: request.id, ok: true, v: undefined });
+        // What the others listen to, before the answer (the port keeps the order).
+        const on = [...interested.keys()].filter((key) => othersWant(node, key));
+        reply(node, { k: 'interest', reset: true, all: othersTakeAll(node), on });
+        // A node taking everything: every other node must send it everything from now on.
+        const acks = request.routing === 'all' ? [...nodes.values()].filter((other) => other !== node).map((other) => tell(other, { all: true })) : [];
+        if (acks.length === 0) reply(node, { k: 'reply', id: request.id, ok: true, v: undefined });
+        else void Promise.all(acks).then(() => reply(node, { k: 'reply', id: request.id, ok: true, v: undefined }));
         return;
+      }
+      case 'ack': {
+        const pending = pendingAcks.get(request.id);
+        if (pending?.node !== node) return;
+        pendingAcks.delete(request.id);
+        pending.done();
+        return;
+      }
       case 'close':
         // A graceful stop: the engine removed its sockets first; whatever is left goes quietly, as in a drain.
         reply(node, { k: 'reply', id: request.id, ok: true, v: undefined });
@@ -202,14 +298,17 @@ export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
         return;
       case 'call': {
         let value: unknown;
+        const acks: Promise<void>[] = [];
         try {
-          value = call(node, request);
+          value = call(node, request, acks);
         } catch (error) {
           // A bug in the state, not the caller's: answered, so the worker's call fails instead of hanging.
           reply(node, { k: 'reply', id: request.id, ok: false, code: 'HUB_FAILED', message: error instanceof Error ? error.message : String(error) });
           return;
         }
-        reply(node, { k: 'reply', id: request.id, ok: true, v: value });
+        const answer: HubReply = { k: 'reply', id: request.id, ok: true, v: value };
+        if (acks.length === 0) reply(node, answer);
+        else void Promise.all(acks).then(() => reply(node, answer));
       }
     }
   }

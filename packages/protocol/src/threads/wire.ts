@@ -36,7 +36,9 @@ export type HubRequest =
   | { k: 'call'; id: number; m: HubMethod; a: unknown[] }
   | { k: 'start'; id: number; routing: ScalerRouting }
   | { k: 'close'; id: number }
-  | { k: 'publish'; messages: ClusterMessage[] };
+  | { k: 'publish'; messages: ClusterMessage[] }
+  /** The worker applied the `interest` change with this id. */
+  | { k: 'ack'; id: number };
 
 /** Hub → worker. */
 export type HubReply =
@@ -44,7 +46,18 @@ export type HubReply =
   | { k: 'reply'; id: number; ok: false; code: ScalerHubErrorCode; message: string }
   /** The messages of one `publish` this node should see, in order. */
   | { k: 'messages'; messages: ClusterMessage[] }
-  | { k: 'lost'; loss: NodeLoss };
+  | { k: 'lost'; loss: NodeLoss }
+  /**
+   * Which channels some OTHER node listens to (keys `interestKey(appId, channel)`), so that a worker
+   * does not even send what nobody else wants (a trigger without remote subscribers costs no
+   * message between threads). `all`: another node takes everything (routing 'all'). `reset`
+   * replaces the view. With an `id`, the hub waits for the `ack` before it answers the call that
+   * made a channel interesting: from then on the worker publishes that channel's messages.
+   */
+  | { k: 'interest'; id?: number; reset?: boolean; all?: boolean; on?: string[]; off?: string[] };
+
+/** A channel's key in `interest` messages. */
+export const interestKey = (appId: string, channel: string): string => `${appId}\u0000${channel}`;
 
 export type ScalerHubErrorCode =
   /** The hub refused a request it could not read (a bug on the worker's side). */
@@ -107,6 +120,8 @@ export function readRequest(data: unknown): { ok: true; request: HubRequest } | 
     }
     case 'close':
       return id === undefined ? refuse('close: no id') : { ok: true, request: { k: 'close', id } };
+    case 'ack':
+      return id === undefined ? refuse('ack: no id') : { ok: true, request: { k: 'ack', id } };
     case 'call': {
       if (id === undefined) return refuse('call: no id');
       const method = data['m'];
@@ -181,3 +196,16 @@ export const replyChecks: Record<HubMethod | 'start' | 'close', (value: unknown)
   storeCachedEvent: (value) => value === undefined,
   cachedEvent: (value) => value === undefined || (isRecord(value) && isString(value['frame']) && typeof value['ttl'] === 'number'),
 };
+
+const isStrings = (value: unknown) => value === undefined || (Array.isArray(value) && value.every(isString));
+
+/** An `interest` message the worker can apply, or false. */
+export function isInterest(value: Record<string, unknown>): value is Extract<HubReply, { k: 'interest' }> {
+  return (
+    (value['id'] === undefined || isRequestId(value['id'])) &&
+    (value['reset'] === undefined || typeof value['reset'] === 'boolean') &&
+    (value['all'] === undefined || typeof value['all'] === 'boolean') &&
+    isStrings(value['on']) &&
+    isStrings(value['off'])
+  );
+}
