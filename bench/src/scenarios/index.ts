@@ -1,4 +1,5 @@
 import { clientEventsScenario } from './client-events.js';
+import { cpuCostScenario } from './cpu-cost.js';
 import { crossNodeScenario } from './cross-node.js';
 import { crossNodeRoutedScenario } from './cross-node-routed.js';
 import { fanOutScenario } from './fan-out.js';
@@ -18,4 +19,5 @@ export const scenarios: Scenario[] = [
   presenceChurnScenario,
   crossNodeScenario,
   crossNodeRoutedScenario,
+  cpuCostScenario,
 ];
