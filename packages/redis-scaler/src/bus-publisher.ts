@@ -79,13 +79,6 @@ export class BusPublisher {
    * until the first heartbeat answered, then while it sees such a node.
    */
   #allCopies = true;
-  /**
-   * Messages published since the event loop last came round, sent together then: a daemon's HTTP
-   * requests arrive in separate native callbacks, each a tick of its own, so sending at once would
-   * cost one socket write per PUBLISH; this way one write carries every PUBLISH of a loop turn.
-   */
-  #batch: BusEntry[] = [];
-  #batchScheduled: ReturnType<typeof setImmediate> | undefined;
   readonly #inFlight = new Fifo<Attempt>();
   #seq = 0;
   #holding = false;
@@ -146,9 +139,8 @@ export class BusPublisher {
       this.#options.onDown(new Error('not connected'));
     }
     if (!this.#holding && ready) {
-      this.#batch.push({ body, bytes: -1, at: 0, topic, allCopy: false });
-      if (copy) this.#batch.push({ body, bytes: -1, at: 0, topic: this.#options.topics.bus, allCopy: true });
-      this.#batchScheduled ??= setImmediate(() => this.#sendBatch());
+      void this.#send({ body, bytes: -1, at: 0, topic, allCopy: false });
+      if (copy) void this.#send({ body, bytes: -1, at: 0, topic: this.#options.topics.bus, allCopy: true });
       return;
     }
     // Held, or dropped (and counted) by a disabled outbox.
@@ -163,30 +155,6 @@ export class BusPublisher {
     if (this.#holding || !this.#enabled) return;
     this.#holding = true;
     this.#droppedBeforeOutage = this.#outbox.dropped;
-    // Published before whatever is held from now on, after what was in flight (put back first).
-    if (this.#batch.length > 0) {
-      const now = Date.now();
-      for (const entry of this.#batch) {
-        entry.bytes = Buffer.byteLength(entry.body);
-        entry.at = now;
-        this.#outbox.push(entry, now);
-      }
-      this.#batch = [];
-    }
-  }
-
-  /** Sends the batch of this loop turn, in order (or holds it when the bus went away meanwhile). */
-  #sendBatch(): void {
-    if (this.#batchScheduled !== undefined) clearImmediate(this.#batchScheduled);
-    this.#batchScheduled = undefined;
-    if (this.#batch.length === 0) return;
-    if (!this.#holding && !this.#options.commandsReady()) {
-      this.hold(); // moves the batch into the outbox (a disabled one: it is sent, fails and is counted as dropped)
-      this.#options.onDown(new Error('not connected'));
-    }
-    const batch = this.#batch;
-    this.#batch = [];
-    for (const entry of batch) void this.#send(entry);
   }
 
   /** Messages that must reach the other nodes before any held one (presence changes of an outage). */
@@ -248,7 +216,6 @@ export class BusPublisher {
    * (bounded by the commands' timeout). At close, a message still in flight then counts as held.
    */
   async settled(): Promise<void> {
-    this.#sendBatch();
     await this.#lastSend;
   }
 
