@@ -12,7 +12,7 @@ const invalid = (options: Partial<RedisScalerOptions>) => () => resolveOptions({
 describe('options', () => {
   it('fills in the documented defaults', () => {
     const resolved = resolveOptions({ redis });
-    expect(resolved).toMatchObject({ prefix: 'realtime', heartbeatIntervalMs: 2_000, nodeTimeoutMs: 6_000, commandTimeoutMs: 1_000, outboxMaxSeconds: 30, outboxMaxBytes: 16_777_216 });
+    expect(resolved).toMatchObject({ prefix: 'realtime', heartbeatIntervalMs: 2_000, nodeTimeoutMs: 6_000, commandTimeoutMs: 1_000, outboxMaxSeconds: 30, outboxMaxBytes: 16_777_216, topicLingerMs: 5_000, maxLingeringTopics: 10_000 });
     expect(resolved.nodeId).toMatch(/^[A-Za-z0-9._-]+-\d+-[0-9a-f]{8}$/);
     expect(resolveOptions({ redis }).nodeId).not.toBe(resolved.nodeId);
   });
@@ -25,6 +25,10 @@ describe('options', () => {
 
   it('accepts 0 for the outbox bounds (outbox disabled)', () => {
     expect(resolveOptions({ redis, outboxMaxSeconds: 0, outboxMaxBytes: 0 })).toMatchObject({ outboxMaxSeconds: 0, outboxMaxBytes: 0 });
+  });
+
+  it('accepts 0 for the routing linger and its bound (topics unsubscribed at once)', () => {
+    expect(resolveOptions({ redis, topicLingerMs: 0, maxLingeringTopics: 0 })).toMatchObject({ topicLingerMs: 0, maxLingeringTopics: 0 });
   });
 
   it('rejects a missing or foreign redis client, naming the key', () => {
@@ -51,6 +55,12 @@ describe('options', () => {
     [{ outboxMaxSeconds: 0.5 }, /outboxMaxSeconds must be a whole number of seconds/],
     [{ outboxMaxBytes: '16MB' as unknown as number }, /invalid option outboxMaxBytes: outboxMaxBytes must be a number of bytes/],
     [{ outboxMaxBytes: 2 ** 31 }, /outboxMaxBytes must be at most 1073741824/],
+    [{ topicLingerMs: -1 }, /invalid option topicLingerMs: topicLingerMs must be at least 0 ms/],
+    [{ topicLingerMs: 3_600_001 }, /topicLingerMs must be at most 3600000 ms/],
+    [{ topicLingerMs: 1.5 }, /topicLingerMs must be an integer number of milliseconds/],
+    [{ maxLingeringTopics: -1 }, /invalid option maxLingeringTopics: maxLingeringTopics must be at least 0/],
+    [{ maxLingeringTopics: 0.5 }, /maxLingeringTopics must be a whole number of topics/],
+    [{ maxLingeringTopics: '10' as unknown as number }, /maxLingeringTopics must be a number of topics/],
   ])('rejects %o', (options, message) => {
     const attempt = invalid(options);
     expect(attempt).toThrow(message);
