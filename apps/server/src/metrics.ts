@@ -227,7 +227,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       byTopicKind('realtime_scaling_bus_messages_received_total', 'Cluster messages this node received from Redis (its own echoes included), by topic kind: channel (a channel this node serves) or node (the node-wide bus)', (s) => s.busMessagesReceived);
       byTopicKind('realtime_scaling_bus_messages_published_total', 'Cluster messages this node published to Redis (resends not counted), by topic kind: channel or node (the node-wide bus, copies for nodes that hear only it included)', (s) => s.busMessagesPublished);
       gauge('realtime_scaling_topics', 'Channel topics this node is subscribed to (channels with a local subscriber, plus lingering ones)', (s) => s.topics);
-      gauge('realtime_scaling_topics_lingering', 'Channel topics without a local subscriber, still subscribed until the linger (5 s) passes', (s) => s.lingeringTopics);
+      gauge('realtime_scaling_topics_lingering', 'Channel topics without a local subscriber, still subscribed until scaling.topic_linger_ms passes', (s) => s.lingeringTopics);
       counter('realtime_scaling_topic_subscribes_total', 'Channel topics this node subscribed to (first local subscriber, not within the linger)', (s) => s.topicSubscribes);
       counter('realtime_scaling_topic_unsubscribes_total', 'Channel topics this node unsubscribed from (after the linger, or past the bound of lingering topics)', (s) => s.topicUnsubscribes);
     },
