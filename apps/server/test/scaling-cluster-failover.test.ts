@@ -1,13 +1,16 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonConfig, testApp } from './helpers/apps.js';
 import { backend, disconnect, pusherClient, subscribed } from './helpers/clients.js';
-import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
+import { daemonBin, startDaemon, type RunningDaemon } from './helpers/daemon.js';
 import { startRedisCluster, type RedisClusterProcesses } from './helpers/redis-cluster.js';
 import { clusterScalingConfig, inCI, redisServerInstalled, uniqueChannel } from './helpers/redis.js';
 import { sleep, waitFor } from './helpers/wait.js';
 
 /**
- * A master of the Redis Cluster dies (SIGKILL) under two daemons: they keep serving, and cross-node
+ * A replica of the Redis Cluster is promoted (CLUSTER FAILOVER: every connection stays up, slots change owner), then a master dies (SIGKILL) under two daemons: they keep serving, and cross-node
  * delivery resumes once its replica took over, without a restart. The cluster is this file's own
  * (3 masters + 3 replicas, node timeout 2 s), so CI's shared one is never damaged.
  */
@@ -23,6 +26,7 @@ const tickMs = 100;
 const resumeBoundMs = 20_000;
 
 let cluster: RedisClusterProcesses;
+let config: object;
 let prefix: string;
 let one: RunningDaemon;
 let two: RunningDaemon;
@@ -31,14 +35,70 @@ beforeAll(async () => {
   if (!installed) return;
   cluster = await startRedisCluster({ nodeTimeoutMs: 2_000 });
   prefix = uniqueChannel('failover');
-  const config = daemonConfig([app], clusterScalingConfig(cluster.nodes, prefix));
+  config = daemonConfig([app], clusterScalingConfig(cluster.nodes, prefix));
   [one, two] = await Promise.all([startDaemon(config), startDaemon(config)]);
 }, 60_000);
 afterAll(async () => {
   await cluster?.stop();
 });
 
+/** `restart_server --config <file>` from a directory where no daemon is registered: only Redis (the bus) reaches them. */
+function restartServer(): Promise<{ code: number | null; stdout: string }> {
+  const configFile = join(one.dir, 'restart-command.json');
+  writeFileSync(configFile, JSON.stringify(config));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [daemonBin, 'restart_server', '--config', configFile], {
+      env: { ...process.env, REDIS_URL: '', REALTIME_RUN_DIR: join(one.dir, 'nobody-here') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout }));
+  });
+}
+
 describe.skipIf(!installed)('a Redis Cluster master failing over under two daemons', () => {
+  it('follows replica promotions (CLUSTER FAILOVER of every master): delivery on every channel resumes', async () => {
+    const client = pusherClient(two, app);
+    const names = channels.map((name) => `promoted-${name}`);
+    const received = new Map<string, number[]>(names.map((name) => [name, []]));
+    for (const name of names) (await subscribed(client, name)).bind('tick', (data: { n: number }) => received.get(name)!.push(data.n));
+    const sdk = backend(one, app);
+    let n = 0;
+    /** Triggers a tick on every channel from node one until each received one numbered above `after`. */
+    const delivered = async (after: number, what: string) => {
+      const deadline = Date.now() + resumeBoundMs;
+      while (!names.every((name) => received.get(name)!.some((tick) => tick > after))) {
+        if (Date.now() > deadline) {
+          const missing = names.filter((name) => !received.get(name)!.some((tick) => tick > after));
+          throw new Error(`${what}: no tick on ${missing.length}/${names.length} channels within ${resumeBoundMs} ms`);
+        }
+        await sdk.trigger(names.slice(0, 10), 'tick', { n: ++n });
+        await sdk.trigger(names.slice(10, 20), 'tick', { n });
+        await sdk.trigger(names.slice(20), 'tick', { n });
+        await sleep(tickMs);
+      }
+    };
+    await delivered(0, 'before the promotions');
+
+    // Every master in turn, the deployment's (state and bus) first: its connections stay open, so no
+    // connection event tells the daemons; their slot-owner check must.
+    const stateMaster = await cluster.masterOf(await cluster.keySlot(prefix));
+    const others = new Set<number>();
+    for (const name of names) others.add(await cluster.masterOf(await cluster.keySlot(`${prefix}:c:${app.id}:${name}`)));
+    others.delete(stateMaster);
+    for (const master of [stateMaster, ...others]) {
+      const promotedAt = Date.now();
+      const mark = n;
+      const replica = await cluster.failover(master);
+      await delivered(mark, `after promoting ${replica} over ${master}`);
+      console.info(`[server] CLUSTER FAILOVER ${master} -> ${replica}: delivery on all ${names.length} channels again after ${Date.now() - promotedAt} ms`);
+    }
+
+    disconnect(client);
+  }, 90_000);
+
   it('keeps /up and HTTP triggers answering, and resumes cross-node delivery without a restart', async () => {
     const client = pusherClient(two, app);
     const listener = pusherClient(one, app);
@@ -120,4 +180,10 @@ describe.skipIf(!installed)('a Redis Cluster master failing over under two daemo
     disconnect(client);
     disconnect(listener);
   }, 60_000);
+
+  it('reaches every node through the node-wide bus after those failovers: restart_server restarts both', async () => {
+    const result = await restartServer();
+    expect(result).toEqual({ code: 0, stdout: 'Asked 2 node(s) of the cluster to restart.\n' });
+    for (const node of [one, two]) await node.waitForLog((line) => line['msg'] === 'server restarted');
+  }, 30_000);
 });

@@ -2,16 +2,57 @@ import type { Cluster, Redis } from 'ioredis';
 import { keySlot, slotCount } from './key-slot.js';
 import type { ScalerLogger } from './options.js';
 import type { PubSub } from './pubsub.js';
+import { quit } from './redis-client.js';
 
 /** A failed shard logs an error per reconnect attempt (221 in 9 s measured): at most one line per window. */
 const errorLogWindowMs = 10_000;
 /** A confirmation that failed (the shard still failing over) is tried again after this long, doubling up to 2 s. */
 const confirmRetryMs = 250;
 const confirmRetryMaxMs = 2_000;
+/**
+ * A re-sent SSUBSCRIBE that got no answer in this long counts as failed (and is retried): ioredis
+ * never settles an SSUBSCRIBE answered with MOVED (it only refreshes its slots), and an unsettled
+ * confirmation would block every later one.
+ */
+const confirmTimeoutMs = 3_000;
+/** Default of `topologyCheckMs`. */
+const defaultTopologyCheckMs = 1_000;
 
 export interface ShardedPubSubOptions {
   nodeId: string;
   logger: ScalerLogger;
+  /**
+   * How often both Clusters re-read the slot owners (`CLUSTER SLOTS`, one round trip each). A slot
+   * that changed owner while every connection stayed up (a `CLUSTER FAILOVER`, a resharding) gives
+   * no connection event: Redis just drops the slot's shard subscriptions on the old owner's
+   * connection, and a command Cluster whose MOVED came back inside a mixed auto-pipeline keeps its
+   * stale map. This check is what finds both. Default 1000 ms.
+   */
+  topologyCheckMs?: number;
+}
+
+/** Rejects once `ms` passed without `promise` settling. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** `-MOVED`/`-ASK`: the slot moved and the Cluster's map is stale. */
+function isRedirection(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : '';
+  return message.startsWith('MOVED ') || message.startsWith('ASK ');
+}
+
+/**
+ * ioredis' per-slot channel lists (its `ClusterSubscriberGroup`), which it re-sends after it replaced a
+ * subscriber. It appends on every SSUBSCRIBE without deduplicating; undefined if this ioredis has none.
+ */
+function channelLists(subscriber: Cluster): Map<number, string[]> | undefined {
+  const group = (subscriber as unknown as { shardedSubscribers?: { channels?: unknown } }).shardedSubscribers;
+  return group?.channels instanceof Map ? (group.channels as Map<number, string[]>) : undefined;
 }
 
 /**
@@ -62,6 +103,8 @@ class ShardedPubSub implements PubSub {
   #confirming = false;
   #confirmAgain = false;
   #closed = false;
+  readonly #topologyTimer: ReturnType<typeof setInterval>;
+  #checkingTopology = false;
   #errorsSinceLog = 0;
   #lastErrorLog = 0;
 
@@ -83,6 +126,8 @@ class ShardedPubSub implements PubSub {
     subscriber.on('ready', () => {
       if (this.#unconfirmed) void this.#confirm();
     });
+    this.#topologyTimer = setInterval(() => this.#checkTopology(), options.topologyCheckMs ?? defaultTopologyCheckMs);
+    this.#topologyTimer.unref?.();
   }
 
   get ready(): boolean {
@@ -90,7 +135,12 @@ class ShardedPubSub implements PubSub {
   }
 
   publish(topic: string, payload: string): Promise<number> {
-    return this.#commands.spublish(topic, payload) as Promise<number>;
+    return (this.#commands.spublish(topic, payload) as Promise<number>).catch((error: unknown) => {
+      // ioredis retries a MOVED itself, except inside an auto-pipeline whose other commands succeeded:
+      // then the MOVED reaches us and its slot map stays stale. Re-read it and send once more.
+      if (!isRedirection(error) || this.#closed) throw error;
+      return this.#refreshSlots(this.#commands).then(() => this.#commands.spublish(topic, payload) as Promise<number>);
+    });
   }
 
   async subscribe(topics: readonly string[]): Promise<void> {
@@ -103,7 +153,7 @@ class ShardedPubSub implements PubSub {
     }
     for (const group of bySlot(fresh)) {
       const sent = this.#subscriber.ssubscribe(...group).then(
-        () => undefined,
+        () => this.#dedupe(group),
         (error: unknown) => {
           // Not subscribed: a later call sends it again (unless it was released meanwhile).
           for (const topic of group) if (this.#topics.get(topic) === sent) this.#topics.delete(topic);
@@ -134,12 +184,10 @@ class ShardedPubSub implements PubSub {
     return Number(reply[1] ?? 0);
   }
 
+  /** QUIT on every subscriber connection, bounded: a Cluster that does not answer is disconnected. */
   close(): Promise<void> {
     this.#stop();
-    return this.#subscriber.quit().then(
-      () => undefined,
-      () => this.#subscriber.disconnect(),
-    );
+    return quit(this.#subscriber);
   }
 
   disconnect(): void {
@@ -150,6 +198,55 @@ class ShardedPubSub implements PubSub {
   #stop(): void {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
+    clearInterval(this.#topologyTimer);
+  }
+
+  /** Re-reads a Cluster's slot map; resolves either way (a failed read is retried at the next check). */
+  #refreshSlots(cluster: Cluster): Promise<void> {
+    return new Promise((resolve) => cluster.refreshSlotsCache(() => resolve()));
+  }
+
+  /**
+   * Every `topologyCheckMs`: both Clusters re-read the slot owners (the subscriber Cluster then
+   * replaces its subscriber connections itself), and if a slot changed owner since the topics were
+   * last confirmed, the node is not ready until the changed slots' topics are confirmed on their
+   * new owners.
+   */
+  #checkTopology(): void {
+    if (this.#closed || this.#checkingTopology || this.#subscriber.status !== 'ready') return;
+    this.#checkingTopology = true;
+    if (this.#commands.status === 'ready') void this.#refreshSlots(this.#commands);
+    void this.#refreshSlots(this.#subscriber).then(() => {
+      this.#checkingTopology = false;
+      if (this.#closed || this.#topics.size === 0 || this.#confirming || this.#unconfirmed) return;
+      if (!this.#ownersChanged()) return;
+      this.#lost();
+      void this.#confirm();
+    });
+  }
+
+  /** Whether a slot's master differs from the one recorded at the last confirmation (or none was recorded). */
+  #ownersChanged(): boolean {
+    const confirmed = this.#confirmedOwners;
+    if (!confirmed) return true;
+    const slots = this.#subscriber.slots;
+    for (let slot = 0; slot < slotCount; slot++) if (slots[slot]?.[0] !== confirmed[slot]) return true;
+    return false;
+  }
+
+  /**
+   * Drops the repeats our SSUBSCRIBEs left in ioredis' channel lists for these topics' slots (every
+   * re-confirmation appends the re-sent topics once more), so the lists hold each topic once.
+   */
+  #dedupe(topics: readonly string[]): void {
+    const lists = channelLists(this.#subscriber);
+    if (!lists || topics.length === 0) return;
+    const slot = keySlot(topics[0]!);
+    const list = lists.get(slot);
+    if (list && list.length > 1) {
+      const unique = [...new Set(list)];
+      if (unique.length !== list.length) lists.set(slot, unique);
+    }
   }
 
   #owner(slot: number): Redis | undefined {
@@ -220,7 +317,9 @@ class ShardedPubSub implements PubSub {
     this.#unconfirmed = true;
     const owners = Array.from({ length: slotCount }, (_, slot) => this.#subscriber.slots[slot]?.[0]);
     const lostNodes = [...this.#lostNodes];
-    const results = await Promise.allSettled(bySlot(this.#topicsToConfirm(owners)).map((group) => this.#subscriber.ssubscribe(...group)));
+    const results = await Promise.allSettled(
+      bySlot(this.#topicsToConfirm(owners)).map((group) => within(this.#subscriber.ssubscribe(...group), confirmTimeoutMs).then(() => this.#dedupe(group))),
+    );
     if (this.#closed || generation !== this.#generation) {
       // Lost again meanwhile: the next subscribersReady (or the retry) confirms afresh.
       if (!this.#closed) this.#scheduleRetry();

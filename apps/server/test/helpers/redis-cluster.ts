@@ -17,6 +17,11 @@ export interface RedisClusterProcesses {
   masterOf(slot: number): Promise<number>;
   /** `CLUSTER KEYSLOT name`, asked of a live node. */
   keySlot(name: string): Promise<number>;
+  /**
+   * `CLUSTER FAILOVER` on a replica of the master on `port` (a graceful promotion: the old master
+   * stays up, demoted); resolves with the new master's port once it serves the slots and the cluster is ok.
+   */
+  failover(port: number): Promise<number>;
   /** SIGKILL by PID, as a crash. */
   kill(port: number): Promise<void>;
   /** Kills every node still running and removes its files. */
@@ -100,6 +105,18 @@ export async function startRedisCluster(options: { nodeTimeoutMs?: number } = {}
     },
     async keySlot(name) {
       return Number(await ask(await liveNode(), (redis) => redis.cluster('KEYSLOT', name)));
+    },
+    async failover(port) {
+      const masterId = (await cli(port, 'cluster', 'myid')).trim();
+      const replicaLine = (await cli(port, 'cluster', 'nodes'))
+        .split('\n')
+        .find((line) => line.split(' ')[3] === masterId && /\bslave\b/.test(line.split(' ')[2] ?? '') && !line.includes('fail'));
+      if (!replicaLine) throw new Error(`master ${port} has no live replica`);
+      const replica = Number(/:(\d+)@/.exec(replicaLine.split(' ')[1]!)![1]);
+      await cli(replica, 'cluster', 'failover');
+      await until(async () => (await cli(replica, 'role')).startsWith('master'), `replica ${replica} promoted`, 15_000);
+      await until(async () => (await cli(replica, 'cluster', 'info')).includes('cluster_state:ok'), 'cluster_state:ok after the promotion', 15_000);
+      return replica;
     },
     kill,
     async stop() {
