@@ -112,16 +112,22 @@ const redisConnectionSchema = z.strictObject({
  * `redis` key by key. No defaults here (`.partial()` would keep them, and a
  * default host would hide `redis.host`).
  */
-const redisOverrideSchema = z.strictObject({
-  cluster: redisClusterSchema.optional(),
-  url: redisFields.url.optional(),
-  host: redisFields.host.optional(),
-  port: redisFields.port.optional(),
-  username: redisFields.username.optional(),
-  password: redisFields.password.optional(),
-  database: redisFields.database.optional(),
-  timeout: redisFields.timeout.optional(),
-});
+const redisOverrideSchema = z
+  .strictObject({
+    cluster: redisClusterSchema.optional(),
+    url: redisFields.url.optional(),
+    host: redisFields.host.optional(),
+    port: redisFields.port.optional(),
+    username: redisFields.username.optional(),
+    password: redisFields.password.optional(),
+    database: redisFields.database.optional(),
+    timeout: redisFields.timeout.optional(),
+  })
+  // Either one server or a Cluster: with both, which one is used would be a guess (REDIS_URL sets scaling.server.url).
+  .refine((section) => !(section.cluster && section.url !== undefined), {
+    path: ['url'],
+    error: 'cannot be set together with cluster (REDIS_URL sets scaling.server.url): use cluster.nodes for a Redis Cluster, or url for one server',
+  });
 
 const scopeDefaults = {
   'command.server': true,

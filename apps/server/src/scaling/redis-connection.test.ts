@@ -52,6 +52,7 @@ describe('a Redis Cluster for scaling (scaling.server.cluster, redis.cluster)', 
     [{ redis: { cluster: { nodes: ['a:1'], seeds: [] } } }, 'redis.cluster: Unrecognized key: "seeds"'],
     [{ scaling: { channel: 'app{1}' } }, 'scaling.channel: must not contain { or }'],
     [{ scaling: { channel: 'x}' } }, 'scaling.channel: must not contain { or }'],
+    [{ scaling: { server: { cluster: { nodes: ['10.0.0.1:7000'] }, url: 'redis://10.0.0.9:6379' } } }, 'scaling.server.url: cannot be set together with cluster'],
   ])('refuses %j, naming the key', async (config, message) => {
     await expect(load(config)).rejects.toThrow(message);
   });
@@ -66,6 +67,12 @@ describe('a Redis Cluster for scaling (scaling.server.cluster, redis.cluster)', 
         expect(parsed.success).toBe(wellFormed);
       }),
     );
+  });
+
+  it('refuses REDIS_URL over a scaling.server.cluster, naming the key (which of the two was meant is a guess)', async () => {
+    const file = join(dir, 'cluster-and-env-url.json');
+    await writeFile(file, JSON.stringify({ scaling: { server: { cluster: { nodes: ['10.0.0.1:7000'] } } } }));
+    await expect(loadConfig({ file, env: { REDIS_URL: 'redis://10.0.0.9:6379' } })).rejects.toThrow('scaling.server.url: cannot be set together with cluster (REDIS_URL sets scaling.server.url)');
   });
 
   it('masks the cluster password in config print, like a single server\'s', async () => {
