@@ -14,6 +14,7 @@
  *
  *   {<prefix>}:bus                                pub/sub channel of node-wide cluster messages
  *   {<prefix>}:nodes                              ZSET nodeId -> last heartbeat (Redis clock, ms)
+ *   {<prefix>}:nodes:routed                       ZSET nodeId -> last heartbeat, of the nodes in routing 'subscribed'
  *   {<prefix>}:node:<nodeId>                      SET of this node's entries (JSON), to undo them wholesale
  *   {<prefix>}:app:<app>:conns                    SET of nodeId|socketId
  *   {<prefix>}:app:<app>:chans                    HASH channel -> subscription count (occupied channels only)
@@ -27,6 +28,8 @@
 export interface Keys {
   readonly bus: string;
   readonly nodes: string;
+  /** The ZSET of nodes in routing 'subscribed', scored like `nodes` (the heartbeat script keeps both). */
+  readonly routedNodes: string;
   node(nodeId: string): string;
   connections(appId: string): string;
   channels(appId: string): string;
@@ -40,7 +43,7 @@ export interface Keys {
 }
 
 /** The part of every key Redis Cluster hashes: `{prefix}`. */
-export function hashTag(prefix: string): string {
+function hashTag(prefix: string): string {
   return `{${prefix}}`;
 }
 
@@ -51,6 +54,7 @@ export function createKeys(prefix: string): Keys {
   return {
     bus: `${tag}:bus`,
     nodes: `${tag}:nodes`,
+    routedNodes: `${tag}:nodes:routed`,
     node: (nodeId) => `${tag}:node:${nodeId}`,
     connections: (appId) => `${app(appId)}:conns`,
     channels: (appId) => `${app(appId)}:chans`,

@@ -8,11 +8,6 @@ import type { ScriptClient } from './scripts.js';
 const drainSliceEntries = 500;
 const drainSlicesPerRound = 2;
 
-/** The ZSET of routed nodes, beside the heartbeat set (same hash tag, so the heartbeat script touches one slot). */
-export function routedNodesKey(keys: Keys): string {
-  return `${keys.nodes}:routed`;
-}
-
 /** What one heartbeat learnt. */
 export interface Beat {
   /** This node was missing from the heartbeat set: new, or reaped by another node while it was cut off or stalled. */
@@ -56,7 +51,7 @@ export class Membership {
   async beat(): Promise<Beat | undefined> {
     const { commands, keys, nodeId, nodeTimeoutMs } = this.#options;
     try {
-      const reply = (await commands.rsBeat(keys.nodes, routedNodesKey(keys), nodeId, nodeTimeoutMs, this.routed ? '1' : '0')) as [number, string[], number, number];
+      const reply = (await commands.rsBeat(keys.nodes, keys.routedNodes, nodeId, nodeTimeoutMs, this.routed ? '1' : '0')) as [number, string[], number, number];
       const [added, dead, nodes, allModeNodes] = reply;
       return { added: added === 1, dead: dead.filter((id) => id !== nodeId), nodes: Number(nodes), allModeNodes: Number(allModeNodes) };
     } catch (error) {

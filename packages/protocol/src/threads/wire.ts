@@ -91,7 +91,7 @@ function isHeld(value: unknown): value is HeldChannel[] | undefined {
   );
 }
 
-export const isMember = (value: unknown): value is PresenceMember => isRecord(value) && isString(value['userId']) && isString(value['userInfo']);
+const isMember = (value: unknown): value is PresenceMember => isRecord(value) && isString(value['userId']) && isString(value['userInfo']);
 
 const argumentChecks: Record<ArgumentKind, (value: unknown) => boolean> = {
   string: isString,
