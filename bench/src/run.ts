@@ -24,7 +24,8 @@ const usage = `node bench/run.mjs [--quick] [--reps N] [--only id,id] [--profile
               (the "ceiling" column), interleaved run by run, instead of against the ceiling; the per-server-core
               rows are then the cost per event with N workers against 1; results/workers-N.*
   --nodes N   daemons over Redis in the multi-node runs (default 2; cross-node-routed with 3 or 4 shows the bus
-              traffic per node falling to 1/N); results/nodes-N.*`;
+              traffic per node falling to 1/N; with 1, one daemon with Redis scaling on against one without:
+              the cost of the Redis path alone, without several daemons sharing a core); results/nodes-N.*`;
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   const workers = values.workers === undefined ? undefined : Number(values.workers);
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new Error(`--workers must be a positive integer\n${usage}`);
   const nodes = values.nodes === undefined ? undefined : Number(values.nodes);
-  if (nodes !== undefined && (!Number.isInteger(nodes) || nodes < 2 || nodes > 8)) throw new Error(`--nodes must be an integer from 2 to 8\n${usage}`);
+  if (nodes !== undefined && (!Number.isInteger(nodes) || nodes < 1 || nodes > 8)) throw new Error(`--nodes must be an integer from 1 to 8\n${usage}`);
 
   const resultsDir = fileURLToPath(new URL('../results/', import.meta.url));
   const profileDir = values.profile ? `${resultsDir}profiles` : undefined;

@@ -79,6 +79,12 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
 }
 
+/** System (kernel) CPU seconds used so far by `pid`: the part of `cpuSeconds` spent in system calls. */
+export function systemCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[12]) / ticksPerSecond;
+}
+
 /** Collects a child's stdout and stderr (last 20,000 characters) for error messages. */
 export function collectOutput(child: ChildProcess): () => string {
   let text = '';
