@@ -3,6 +3,7 @@ import type { ScalerLogger } from './options.js';
 import { createPlainPubSub } from './plain-pubsub.js';
 import type { PubSub } from './pubsub.js';
 import { isCluster, type RedisClient } from './redis-client.js';
+import { reconnectBackoff } from './reconnect-backoff.js';
 import { defineScripts, type ScriptClient } from './scripts.js';
 import { createShardedPubSub } from './sharded-pubsub.js';
 
@@ -12,8 +13,6 @@ export { isCluster, isReady, quit, type RedisClient } from './redis-client.js';
 const noop = () => {};
 const silentLogger: ScalerLogger = { info: noop, warn: noop, error: noop };
 
-/** Reconnect delays: 100 ms doubling up to 2 s, retried forever. */
-const reconnectBackoff = (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 6), 2_000);
 
 /** A node's own two connections to Redis, and the pub/sub over them. */
 export interface Connections {
@@ -102,5 +101,24 @@ function openClusterConnections(cluster: Cluster, nodeId: string, commandTimeout
     redisOptions: { ...base, keyPrefix: '', connectionName: `realtime-scaler-sub:${nodeId}` },
   } satisfies Partial<ClusterOptions>);
   const pubsub = createShardedPubSub(commands as unknown as Cluster, subscriber, { nodeId, logger });
+  warnIfNotACluster([commands as unknown as Cluster, subscriber], nodeId, logger);
   return { commands, subscriber: subscriber as unknown as Redis, pubsub, cluster: true };
+}
+
+/**
+ * A Cluster client pointed at a Redis with cluster mode off fails only with ioredis'
+ * "Failed to refresh slots cache", retried forever: one error line that says what is wrong.
+ */
+function warnIfNotACluster(clusters: Cluster[], nodeId: string, logger: ScalerLogger): void {
+  let said = false;
+  const check = (error: unknown) => {
+    const cause = (error as { lastNodeError?: unknown } | undefined)?.lastNodeError;
+    if (said || !(cause instanceof Error) || !/cluster support disabled/i.test(cause.message)) return;
+    said = true;
+    logger.error(
+      { err: cause, node: nodeId },
+      'redis cluster: the configured nodes are a Redis with cluster mode off (cluster-enabled no); configure a Redis Cluster\'s nodes, or one server (url) instead of a cluster',
+    );
+  };
+  for (const cluster of clusters) cluster.on('error', check);
 }

@@ -1,3 +1,4 @@
+import { reconnectBackoff } from '@org/redis-scaler';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { RedisConnectionConfig } from '../config/schema.js';
 
@@ -24,8 +25,8 @@ function clientOptions(connection: RedisConnectionConfig): RedisOptions {
     connectTimeout: connection.timeout * 1000,
     ...(connection.username ? { username: connection.username } : {}),
     ...(connection.password ? { password: connection.password } : {}),
-    // Reconnect with backoff, capped at 2 s, forever: an outage must heal without a restart.
-    retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    // The scaler's backoff (capped at 2 s, forever): an outage must heal without a restart.
+    retryStrategy: reconnectBackoff,
     maxRetriesPerRequest: null,
     lazyConnect: true,
   };
@@ -56,8 +57,7 @@ export function createRedisCluster(connection: RedisConnectionConfig, options: {
   return new Cluster(seeds, {
     lazyConnect: true,
     shardedSubscribers: options.shardedSubscribers ?? false,
-    // Reconnect with backoff, capped at 2 s, forever, as a single client does.
-    clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    clusterRetryStrategy: reconnectBackoff,
     redisOptions: {
       connectTimeout,
       ...(username ? { username } : {}),
