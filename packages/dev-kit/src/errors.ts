@@ -10,7 +10,9 @@ export type DevKitErrorCode =
   /** No log line matched within the wait. */
   | 'DAEMON_LOG_TIMEOUT'
   /** The daemon exited before the log line a caller waited for. */
-  | 'DAEMON_EXITED';
+  | 'DAEMON_EXITED'
+  /** A test setting is malformed (`REDIS_CLUSTER_NODES` not host:port,…). */
+  | 'INVALID_OPTION';
 
 /** An error of the test utilities with a stable `code`; messages carry the process output that explains it. */
 export class DevKitError extends Error {

@@ -5,7 +5,8 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from './free-port.js';
 import { redisServerInstalled, startRedisServer } from './redis-server.js';
-import { testRedis } from './test-redis.js';
+import { DevKitError } from './errors.js';
+import { testClusterSeeds, testRedis } from './test-redis.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -75,5 +76,22 @@ describe('testRedis', () => {
       await redis!.stop();
       expect(await answers(redis!.url)).toBe(false);
     });
+  });
+});
+
+describe('testClusterSeeds (REDIS_CLUSTER_NODES)', () => {
+  it('reads host:port seeds, IPv6 hosts without their brackets, and is undefined when unset', () => {
+    expect(testClusterSeeds({ REDIS_CLUSTER_NODES: ' 127.0.0.1:7101, [::1]:7102,redis-a.internal:6379 ' })).toEqual([
+      { text: '127.0.0.1:7101', host: '127.0.0.1', port: 7101 },
+      { text: '[::1]:7102', host: '::1', port: 7102 },
+      { text: 'redis-a.internal:6379', host: 'redis-a.internal', port: 6379 },
+    ]);
+    expect(testClusterSeeds({})).toBeUndefined();
+    expect(testClusterSeeds({ REDIS_CLUSTER_NODES: ' ' })).toBeUndefined();
+  });
+
+  it.each(['127.0.0.1', '::1:7000', '127.0.0.1:0', '127.0.0.1:65536', 'redis://a:1'])('refuses %j, naming it', (seed) => {
+    expect(() => testClusterSeeds({ REDIS_CLUSTER_NODES: seed })).toThrow(DevKitError);
+    expect(() => testClusterSeeds({ REDIS_CLUSTER_NODES: seed })).toThrow(`"${seed}" is not host:port`);
   });
 });

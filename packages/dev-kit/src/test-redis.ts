@@ -51,3 +51,29 @@ async function ping(url: string): Promise<void> {
     probe.disconnect();
   }
 }
+
+/** One Redis Cluster seed: `text` as written (`host:port`, an IPv6 host in brackets), `host` without the brackets. */
+export interface ClusterSeed {
+  readonly text: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+/** `host:port` or `[ipv6]:port`; anything else throws, naming the seed and `source`. */
+export function parseClusterSeed(text: string, source = 'REDIS_CLUSTER_NODES'): ClusterSeed {
+  const match = /^\s*(\[[0-9A-Fa-f:.]+\]|[^:\s[\]]+):(\d{1,5})\s*$/.exec(text);
+  const port = Number(match?.[2]);
+  if (!match || port < 1 || port > 65_535) throw new DevKitError('INVALID_OPTION', `${source}: "${text}" is not host:port (an IPv6 host in brackets)`);
+  const host = match[1]!;
+  return { text: `${host}:${port}`, host: host.replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+/**
+ * The seeds of the Redis Cluster the tests share, from `REDIS_CLUSTER_NODES` (`host:port`, comma-separated;
+ * `.ci/run` starts one); undefined when unset or empty. The one place that reads the variable.
+ */
+export function testClusterSeeds(env: NodeJS.ProcessEnv = process.env): ClusterSeed[] | undefined {
+  const value = env['REDIS_CLUSTER_NODES']?.trim();
+  if (!value) return undefined;
+  return value.split(',').map((seed) => parseClusterSeed(seed));
+}

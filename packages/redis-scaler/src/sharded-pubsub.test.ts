@@ -61,6 +61,25 @@ if (nodes) {
       expect(a.received).toEqual([[topic, 'one']]);
     });
 
+    it('keeps each topic once in ioredis\' channel lists across its re-confirmations (ioredis appends every SSUBSCRIBE)', async () => {
+      const prefix = uniquePrefix('sharded-lists');
+      const a = await open('sharded-lists');
+      const topics = topicsOn(prefix, 40);
+      await a.pubsub.subscribe(topics);
+      await a.pubsub.subscribe(topics);
+      await expect.poll(() => a.pubsub.ready).toBe(true);
+      /** ioredis' per-slot lists (ClusterSubscriberGroup), which it re-sends after replacing a subscriber. */
+      const entries = () => {
+        const lists = (a.subscriber as unknown as { shardedSubscribers: { channels: Map<number, string[]> } }).shardedSubscribers.channels;
+        return [...lists.values()].flat().filter((topic) => topic.startsWith(prefix));
+      };
+      // Two slot-owner checks (1 s apart): the first confirms every topic once more.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(entries().sort()).toEqual([...topics].sort());
+      await a.pubsub.unsubscribe(topics);
+      expect(entries()).toEqual([]);
+    });
+
     it('counts listeners on the master that owns the topic\'s slot (PUBSUB SHARDNUMSUB is per node)', async () => {
       const prefix = uniquePrefix('sharded-numsub');
       const subscribers = await Promise.all([open('numsub-1'), open('numsub-2'), open('numsub-3')]);

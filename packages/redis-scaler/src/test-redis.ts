@@ -3,6 +3,8 @@
  * else a redis-server of our own). In CI (`CI=true`) a missing Redis is an
  * error; elsewhere the Redis tests are skipped with `skipMessage`.
  */
+import { testClusterSeeds } from '@org/dev-kit';
+
 export { freePort, inCI, redisServerInstalled, startRedisServer, testRedis, type RedisProcess } from '@org/dev-kit';
 
 export const skipMessage = '[redis-scaler] no Redis (set REDIS_URL or install redis-server): Redis tests skipped outside CI';
@@ -16,16 +18,10 @@ export const clusterSkipMessage =
   '[redis-scaler] no Redis Cluster (set REDIS_CLUSTER_NODES=host:port,host:port,...): Redis Cluster tests skipped outside CI';
 
 /**
- * Seed nodes of the Redis Cluster the tests share, from `REDIS_CLUSTER_NODES` (`host:port`,
- * comma-separated; `.ci/run` starts one). Undefined when unset: the cluster tests are then skipped,
+ * Seed nodes of the Redis Cluster the tests share, from `REDIS_CLUSTER_NODES` (read by @org/dev-kit's
+ * `testClusterSeeds`; `.ci/run` starts one). Undefined when unset: the cluster tests are then skipped,
  * or fail in CI (`CI=true`). Each test uses its own prefix, so runs never see each other's keys.
  */
 export function testClusterNodes(): { host: string; port: number }[] | undefined {
-  const value = process.env['REDIS_CLUSTER_NODES']?.trim();
-  if (!value) return undefined;
-  return value.split(',').map((seed) => {
-    const match = /^\s*([^:\s]+):(\d{1,5})\s*$/.exec(seed);
-    if (!match) throw new Error(`REDIS_CLUSTER_NODES: "${seed}" is not host:port`);
-    return { host: match[1]!, port: Number(match[2]) };
-  });
+  return testClusterSeeds()?.map(({ host, port }) => ({ host, port }));
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { inCI, startRedisServer as startOwnRedis, testRedis, type RedisProcess } from '@org/dev-kit';
+import { inCI, startRedisServer as startOwnRedis, testClusterSeeds, testRedis, type RedisProcess } from '@org/dev-kit';
 import { Cluster } from 'ioredis';
 import { afterAll } from 'vitest';
 
@@ -58,15 +58,15 @@ export interface ScalingBackend {
  * CI a missing or silent cluster fails the file.
  */
 export async function testRedisClusterNodes(): Promise<string[] | undefined> {
-  const value = process.env['REDIS_CLUSTER_NODES']?.trim();
-  if (!value) {
+  const seeds = testClusterSeeds();
+  if (!seeds) {
     if (inCI) throw new Error('REDIS_CLUSTER_NODES is not set, but CI=true requires the Redis Cluster tests to run');
     console.warn('[server] no Redis Cluster (set REDIS_CLUSTER_NODES=host:port,…): Redis Cluster runs of the scaling tests skipped outside CI');
     return undefined;
   }
-  const nodes = value.split(',').map((seed) => seed.trim());
+  const nodes = seeds.map((seed) => seed.text);
   // One PING through the cluster, so that a wrong REDIS_CLUSTER_NODES fails the file at once instead of hanging it.
-  const probe = new Cluster(nodes.map((seed) => ({ host: seed.slice(0, seed.lastIndexOf(':')), port: Number(seed.slice(seed.lastIndexOf(':') + 1)) })), {
+  const probe = new Cluster(seeds.map(({ host, port }) => ({ host, port })), {
     lazyConnect: true,
     clusterRetryStrategy: () => null,
   });
@@ -74,7 +74,7 @@ export async function testRedisClusterNodes(): Promise<string[] | undefined> {
     await probe.connect();
     await probe.ping();
   } catch (error) {
-    throw new Error(`REDIS_CLUSTER_NODES=${value} is set but the Redis Cluster does not answer`, { cause: error });
+    throw new Error(`REDIS_CLUSTER_NODES=${nodes.join(',')} is set but the Redis Cluster does not answer`, { cause: error });
   } finally {
     probe.disconnect();
   }
