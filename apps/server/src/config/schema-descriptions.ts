@@ -67,7 +67,7 @@ const schemaDescriptions: Readonly<Record<string, string>> = {
   'redis.timeout': 'Connect timeout, in seconds.',
   scaling: 'Run several servers as one cluster over Redis. REDIS_URL turns it on.',
   'scaling.enabled': 'Turn the cluster on.',
-  'scaling.channel': 'Namespace of every Redis key and of the pub/sub channels: deployments sharing a Redis use different values. It is the hash tag of every key ({channel}:…), so it may not contain { or }; changing it starts a new, empty deployment.',
+  'scaling.channel': 'Namespace of every Redis key and of the pub/sub channels: deployments sharing a Redis use different values. It is the hash tag of every key ({channel}:…), so it may not contain { or }; printable ASCII without spaces, at most 200 characters; changing it starts a new, empty deployment.',
   'scaling.server': 'Redis for scaling, key by key over `redis`.',
   'scaling.outbox_max_seconds': 'Seconds events published during a Redis outage are kept to be sent once it is back (0 disables the outbox).',
   'scaling.outbox_max_bytes': 'Bytes of events kept during a Redis outage; the oldest are dropped over it (0 disables the outbox).',

@@ -158,6 +158,9 @@ export const configSchema = z.strictObject({
       channel: z
         .string()
         .min(1)
+        // The scaler's prefix rule, checked here so that `config check` refuses what `server` would.
+        .max(200, { error: 'must be at most 200 characters' })
+        .regex(/^[\x21-\x7e]*$/, { error: 'must be printable ASCII without spaces, e.g. "realtime:broadcast"' })
         // It is the hash tag of every Redis key (`{channel}:…`, one slot on a Redis Cluster): a brace would move the tag.
         .regex(/^[^{}]*$/, { error: 'must not contain { or } (it is the hash tag of every Redis key), e.g. "realtime:broadcast"' })
         .default('realtime:broadcast'),

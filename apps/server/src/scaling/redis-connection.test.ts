@@ -52,6 +52,9 @@ describe('a Redis Cluster for scaling (scaling.server.cluster, redis.cluster)', 
     [{ redis: { cluster: { nodes: ['a:1'], seeds: [] } } }, 'redis.cluster: Unrecognized key: "seeds"'],
     [{ scaling: { channel: 'app{1}' } }, 'scaling.channel: must not contain { or }'],
     [{ scaling: { channel: 'x}' } }, 'scaling.channel: must not contain { or }'],
+    [{ scaling: { channel: 'my app' } }, 'scaling.channel: must be printable ASCII without spaces'],
+    [{ scaling: { channel: 'é' } }, 'scaling.channel: must be printable ASCII without spaces'],
+    [{ scaling: { channel: 'x'.repeat(201) } }, 'scaling.channel: must be at most 200 characters'],
     [{ scaling: { server: { cluster: { nodes: ['10.0.0.1:7000'] }, url: 'redis://10.0.0.9:6379' } } }, 'scaling.server.url: cannot be set together with cluster'],
   ])('refuses %j, naming the key', async (config, message) => {
     await expect(load(config)).rejects.toThrow(message);
