@@ -186,4 +186,17 @@ describe.skipIf(!installed)('a Redis Cluster master failing over under two daemo
     expect(result).toEqual({ code: 0, stdout: 'Asked 2 node(s) of the cluster to restart.\n' });
     for (const node of [one, two]) await node.waitForLog((line) => line['msg'] === 'server restarted');
   }, 30_000);
+
+  it('stops gracefully (exit 0, "stopped") even when no node of the cluster answers', async () => {
+    const client = pusherClient(two, app);
+    await subscribed(client, 'before-the-freeze');
+    cluster.pause(true);
+    try {
+      expect(await two.stop()).toBe(0);
+      expect(two.output.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+    } finally {
+      cluster.pause(false);
+      disconnect(client);
+    }
+  }, 30_000);
 });

@@ -22,6 +22,8 @@ export interface RedisClusterProcesses {
    * stays up, demoted); resolves with the new master's port once it serves the slots and the cluster is ok.
    */
   failover(port: number): Promise<number>;
+  /** SIGSTOP (`true`) or SIGCONT (`false`) to every node still running, by PID: a cluster that does not answer. */
+  pause(stopped: boolean): void;
   /** SIGKILL by PID, as a crash. */
   kill(port: number): Promise<void>;
   /** Kills every node still running and removes its files. */
@@ -117,6 +119,11 @@ export async function startRedisCluster(options: { nodeTimeoutMs?: number } = {}
       await until(async () => (await cli(replica, 'role')).startsWith('master'), `replica ${replica} promoted`, 15_000);
       await until(async () => (await cli(replica, 'cluster', 'info')).includes('cluster_state:ok'), 'cluster_state:ok after the promotion', 15_000);
       return replica;
+    },
+    pause(stopped) {
+      for (const { child } of children.values()) {
+        if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(child.pid, stopped ? 'SIGSTOP' : 'SIGCONT');
+      }
     },
     kill,
     async stop() {
