@@ -19,6 +19,7 @@ const sizes = (quick: boolean) => ({
   // scheduling of three processes fighting for one core at saturation.
   fixedEventsPerSecond: quick ? 500 : 1_000,
   fixedMs: quick ? 1_000 : 3_000,
+  idleMs: quick ? 1_000 : 3_000,
   saturationMs: quick ? 800 : 2_500,
   connectionsPerNode: 4,
   depth: 32,
@@ -115,6 +116,11 @@ export const crossNodeRoutedScenario: Scenario = {
       const fixedDeliveries = deliveries();
       if (fixed.failed > 0) throw new Error(`trigger failed: ${fixed.firstError}`);
       if (fixed.shed > 0) context.log(`  ${fixed.shed} requests shed at ${s.fixedEventsPerSecond} ev/s: the fixed rate saturated this target`);
+      // Background: the daemons' CPU with subscribers connected and no events (heartbeats, timers).
+      const idleCpuBefore = daemonCpu();
+      await sleep(s.idleMs);
+      const idleCpuPerSecond = (daemonCpu() - idleCpuBefore) / (s.idleMs / 1000);
+      context.log(`  idle: ${(idleCpuPerSecond * 1000).toFixed(0)} ms of daemon CPU per second, all daemons`);
       context.log(`  fixed rate: ${fixed.ok} events, ${fixedDeliveries} deliveries, ${((fixedCpu * 1e6) / fixed.ok).toFixed(1)} µs of daemon CPU per event (${((fixedSystemCpu * 1e6) / fixed.ok).toFixed(1)} µs of it in the kernel)`);
 
       // Saturation.
@@ -144,6 +150,7 @@ export const crossNodeRoutedScenario: Scenario = {
         fixed_rate_deliveries_per_daemon_cpu_second: fixedDeliveries / fixedCpu,
         fixed_rate_daemon_cpu_us_per_event: (fixedCpu * 1e6) / fixed.ok,
         fixed_rate_daemon_kernel_cpu_us_per_event: (fixedSystemCpu * 1e6) / fixed.ok,
+        idle_daemon_cpu_ms_per_second: idleCpuPerSecond * 1000,
         nodes: nodes.length,
         load_cpu_pct: usage.loadCpuPct,
         server_cpu_pct: usage.serverCpuPct,
