@@ -37,8 +37,8 @@ export interface Daemon {
   readonly port: number;
   /** Starts accepting WebSockets and HTTP on `port` (default: the configured one); resolves to the port. */
   listen(port?: number): Promise<number>;
-  /** Stops accepting; open connections stay until `stop`. */
-  stopListening(): void;
+  /** Stops accepting (the port is free once it resolves); open connections stay until `stop`. */
+  stopListening(): Promise<void>;
   /** Stops accepting, tells clients to reconnect (4200), waits for in-flight HTTP, releases state. */
   stop(reason?: string): Promise<void>;
 }
@@ -154,9 +154,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       log.info({ host: serverConfig.host, port: listening, path: serverConfig.path, tls: Boolean(tls) }, 'listening');
       return listening;
     },
-    stopListening: () => {
+    stopListening: async () => {
       transport.stopListening();
-      void stopMetricsListener();
+      await stopMetricsListener();
     },
     stop(reason) {
       stopping ??= (async () => {
@@ -169,8 +169,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await webhooksDrained;
         await rateLimits?.close();
         await configuredScaler?.close();
-        // A worker thread ends after its stop, and idle keep-alive HTTP connections would keep its loop (and it) alive.
-        if (worker) (transport.app as unknown as { close?: () => void }).close?.();
+        // Idle keep-alive HTTP connections would otherwise still be served by this stopped daemon after a
+        // restart (their triggers lost: its engine has no sockets), and would keep a worker thread's loop alive.
+        (transport.app as unknown as { close?: () => void }).close?.();
         log.info({ port: transport.port }, 'stopped');
       })();
       return stopping;

@@ -5,7 +5,8 @@ import { unexpectedErrorExitCode } from './process-policy.js';
 export interface SupervisedDaemon {
   readonly port: number;
   listen(port?: number): Promise<number>;
-  stopListening(): void;
+  /** Resolves once the port is free for the next daemon (a pool's workers answer asynchronously). */
+  stopListening(): void | Promise<void>;
   stop(reason?: string): Promise<void>;
 }
 
@@ -100,7 +101,7 @@ export class Supervisor<D extends SupervisedDaemon> {
     let next: D;
     try {
       next = await this.#options.rebuild();
-      previous.stopListening();
+      await previous.stopListening();
       try {
         await next.listen(previous.port);
       } catch (error) {

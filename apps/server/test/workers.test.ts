@@ -1,9 +1,12 @@
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
+import PusherServer from 'pusher';
 import { describe, expect, it } from 'vitest';
 import { daemonConfig, testApp, type TestApp } from './helpers/apps.js';
 import { backend } from './helpers/clients.js';
-import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
+import { daemonBin, freePort, startDaemon, type RunningDaemon } from './helpers/daemon.js';
 import { connectRaw, type RawSocket } from './helpers/raw-socket.js';
 import { scalingConfig, testRedisUrl, uniqueChannel } from './helpers/redis.js';
 import { sleep, waitFor } from './helpers/wait.js';
@@ -138,6 +141,98 @@ describe('server with workers: 2 (one process, the in-process hub)', () => {
     for (const { socket } of placed) expect((await socket.closedWithin(10_000)).code).toBe(4200);
     expect(await daemon.exited).toBe(70);
     expect(daemon.output.join('\n')).toMatch(/"msg":"unexpected exception.*worker 0: test crash|worker 0: test crash.*"msg":"unexpected exception/);
+  });
+});
+
+/** `server` on `port` with the config of `daemon`, run until it exits: its exit code and output. */
+function secondServer(daemon: RunningDaemon, workers: number): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [daemonBin, 'server', '--config', daemon.configFile, '--host', '127.0.0.1', '--port', String(daemon.port), '--workers', String(workers)], {
+    env: { ...process.env, REALTIME_RUN_DIR: daemon.dir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    }),
+  );
+}
+
+describe('server with workers: the port is this process\'s alone', () => {
+  it('refuses a second --workers server on the same port (exit 1, "could not listen"), and a lone one too', async () => {
+    const daemon = await startWorkers();
+    const second = await secondServer(daemon, 3);
+    expect(second.code).toBe(1);
+    expect(second.output).toContain(`could not listen on 127.0.0.1:${daemon.port}`);
+    const lone = await secondServer(daemon, 1);
+    expect(lone.code).toBe(1);
+    expect(lone.output).toContain(`could not listen on 127.0.0.1:${daemon.port}`);
+    // The first one still serves.
+    const [first] = await onEveryWorker(daemon);
+    await subscribe(daemon, first!, 'still');
+    await backend(daemon, app).trigger('still', 'here', {});
+    await first!.socket.next('here');
+  });
+
+  it('keeps the port across SIGHUP (a second server is still refused after a restart)', async () => {
+    const daemon = await startDaemon(workersConfig(), { port: await freePort() });
+    await daemon.waitForLog((line) => line['msg'] === 'server started');
+    process.kill(daemon.pid, 'SIGHUP');
+    await daemon.waitForLog((line) => line['msg'] === 'server restarted');
+    const second = await secondServer(daemon, 2);
+    expect(second.code).toBe(1);
+    expect(second.output).toContain(`could not listen on 127.0.0.1:${daemon.port}`);
+  });
+});
+
+describe('server: SIGHUP with a changed worker count', () => {
+  const setWorkers = (daemon: RunningDaemon, workers: number) => {
+    const config = JSON.parse(readFileSync(daemon.configFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(daemon.configFile, JSON.stringify({ ...config, workers }));
+  };
+  const restarted = async (daemon: RunningDaemon, nth: number) => {
+    await waitFor(() => (daemon.output.filter((line) => line.includes('"msg":"server restarted"')).length >= nth ? true : undefined), `restart ${nth}`);
+    expect(daemon.output.join('\n')).not.toContain('restart aborted');
+  };
+
+  it('goes from 2 workers to 1 and back to 2, serving after each restart', async () => {
+    const daemon = await startDaemon(workersConfig(), { port: await freePort() });
+    await daemon.waitForLog((line) => line['msg'] === 'server started');
+    setWorkers(daemon, 1);
+    process.kill(daemon.pid, 'SIGHUP');
+    await restarted(daemon, 1);
+    expect(await metricValue(daemon, 'realtime_workers')).toBe(1);
+    setWorkers(daemon, 2);
+    process.kill(daemon.pid, 'SIGHUP');
+    await restarted(daemon, 2);
+    expect(await metricValue(daemon, 'realtime_workers')).toBe(2);
+    const placed = await onEveryWorker(daemon);
+    await Promise.all(placed.map((one) => subscribe(daemon, one, 'switched')));
+    await backend(daemon, app).trigger('switched', 'ok', {});
+    for (const { socket } of placed) await socket.next('ok');
+  });
+});
+
+describe('server (one daemon): SIGHUP and keep-alive HTTP connections', () => {
+  it('does not leave a keep-alive connection on the stopped daemon (its trigger reaches the new one\'s subscribers)', async () => {
+    const daemon = await startDaemon(daemonConfig([app]), { port: await freePort() });
+    // One keep-alive connection (maxSockets 1): the trigger after the restart goes over it if it is still open.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sdk = new PusherServer({ appId: app.id, key: app.key, secret: app.secret, host: '127.0.0.1', port: String(daemon.port), useTLS: false, agent });
+    await sdk.trigger('keep', 'warm', {});
+    process.kill(daemon.pid, 'SIGHUP');
+    await daemon.waitForLog((line) => line['msg'] === 'server restarted');
+    await sleep(200);
+    const { socket } = await connectRaw(daemon, app.key);
+    socket.subscribe('keep');
+    await socket.next((frame) => frame.event === 'pusher_internal:subscription_succeeded');
+    await sdk.trigger('keep', 'after', {}).catch(() => sdk.trigger('keep', 'after', {}));
+    await socket.next('after');
+    agent.destroy();
   });
 });
 

@@ -18,7 +18,7 @@ export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 /** Main → worker. */
 export type ToWorker =
   | { k: 'listen'; id: number; port: number }
-  | { k: 'stop-listening' }
+  | { k: 'stop-listening'; id: number }
   | { k: 'stop'; id: number; reason: string | undefined }
   | { k: 'metrics'; id: number }
   /** Tests only (REALTIME_TEST_CRASH_WORKER set): the worker throws from a timer, an uncaught error. */

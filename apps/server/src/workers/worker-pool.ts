@@ -10,6 +10,7 @@ import { processMetricsRegistry } from '../metrics.js';
 import type { SupervisedDaemon } from '../supervisor.js';
 import { errorText, type FromWorker, type MetricsJson, type ToWorker, type WorkerData } from './control.js';
 import { pickFreePort } from './free-port.js';
+import { holdPort } from './port-lock.js';
 import { registerWorkersGauge } from './workers-metric.js';
 
 export interface WorkerPoolOptions {
@@ -51,6 +52,8 @@ export class WorkerPool implements SupervisedDaemon {
   #port = 0;
   #stopping: Promise<void> | undefined;
   #metricsListener: MetricsListener | undefined;
+  /** This process's hold on host:port (port-lock.ts), from `listen` until the pool stops. */
+  #releasePort: (() => void) | undefined;
 
   private constructor(options: WorkerPoolOptions) {
     this.#options = options;
@@ -171,10 +174,14 @@ export class WorkerPool implements SupervisedDaemon {
   async listen(port?: number): Promise<number> {
     const server = this.#options.config.servers[this.#options.config.default]!;
     const chosen = port ?? (server.port === 0 ? await pickFreePort(server.host) : server.port);
+    // Before any worker binds with SO_REUSEPORT: a second server process on this port is refused here.
+    const release = await holdPort(server.host, chosen);
+    this.#releasePort?.();
+    this.#releasePort = release;
     const results = await Promise.allSettled(this.#workers.map((worker) => this.#ask<number>(worker, (id) => ({ k: 'listen', id, port: chosen }))));
     const failed = results.find((result) => result.status === 'rejected');
     if (failed) {
-      this.stopListening();
+      await this.stopListening();
       throw failed.reason;
     }
     this.#port = chosen;
@@ -183,7 +190,7 @@ export class WorkerPool implements SupervisedDaemon {
       try {
         this.#metricsListener = await listenForMetrics({ host: metrics.host, port: metrics.port, render: () => this.renderMetrics() });
       } catch (error) {
-        this.stopListening();
+        await this.stopListening();
         throw error;
       }
       this.#options.log.info({ host: metrics.host, port: this.#metricsListener.port }, 'metrics listening');
@@ -192,10 +199,16 @@ export class WorkerPool implements SupervisedDaemon {
     return chosen;
   }
 
-  stopListening(): void {
-    for (const worker of this.#workers) this.#post(worker, { k: 'stop-listening' });
-    void this.#metricsListener?.close();
+  /**
+   * Resolves once every worker has closed its listen socket (so the next daemon of a restart can
+   * bind the port, exclusively if it is a lone one). The port lock is kept until `stop`: a failed
+   * restart listens again here.
+   */
+  async stopListening(): Promise<void> {
+    const closing = this.#metricsListener?.close();
     this.#metricsListener = undefined;
+    await Promise.allSettled(this.#workers.map((worker) => this.#ask(worker, (id) => ({ k: 'stop-listening', id }))));
+    await closing;
   }
 
   /** Every worker drains in parallel (clients get 4200), then its thread ends. */
@@ -205,6 +218,8 @@ export class WorkerPool implements SupervisedDaemon {
       this.#metricsListener = undefined;
       const results = await Promise.allSettled(this.#workers.map((worker) => this.#ask(worker, (id) => ({ k: 'stop', id, reason }))));
       await this.#terminate();
+      this.#releasePort?.();
+      this.#releasePort = undefined;
       const failed = results.find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
     })();

@@ -48,7 +48,7 @@ function serve(daemon: Daemon): void {
         void answer(message.id, () => daemon.listen(message.port));
         return;
       case 'stop-listening':
-        daemon.stopListening();
+        void answer(message.id, () => daemon.stopListening());
         return;
       case 'stop':
         void answer(message.id, () => daemon.stop(message.reason)).then(() => {

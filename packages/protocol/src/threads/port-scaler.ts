@@ -57,7 +57,10 @@ export function createPortScaler(port: ScalerPort, options: PortScalerOptions): 
     pending.clear();
   };
 
-  // Messages published during this event-loop turn, sent as one batch (before any later call, so the hub sees program order).
+  // Messages published during this synchronous turn, sent as one batch in a microtask: before the
+  // HTTP answer of the request that published them can be written (that answer waits for at least
+  // one more microtask), so a client publishing sequentially sees its order kept across workers,
+  // and before any later call (the hub sees program order).
   let outgoing: ClusterMessage[] = [];
   let flushScheduled = false;
   const flush = () => {
@@ -142,7 +145,7 @@ export function createPortScaler(port: ScalerPort, options: PortScalerOptions): 
       outgoing.push(message);
       if (!flushScheduled) {
         flushScheduled = true;
-        setImmediate(flush);
+        queueMicrotask(flush);
       }
     },
     async close() {
