@@ -117,7 +117,7 @@ export function createPortScaler(port: ScalerPort, options: PortScalerOptions): 
     pending.delete(id as number);
     if (message['ok'] === true && replyChecks[waiting.method](message['v'])) waiting.resolve(message['v']);
     else if (message['ok'] === false && typeof message['code'] === 'string' && typeof message['message'] === 'string') {
-      const code = message['code'] === 'INVALID_REQUEST' || message['code'] === 'HUB_FAILED' ? message['code'] : 'INVALID_REPLY';
+      const code = message['code'] === 'INVALID_REQUEST' || message['code'] === 'HUB_FAILED' || message['code'] === 'HUB_GONE' ? message['code'] : 'INVALID_REPLY';
       waiting.reject(new ScalerHubError(code, `${waiting.method}: ${message['message']}`));
     } else {
       stats.invalidReplies++;

@@ -49,6 +49,8 @@ interface HubNode {
   /** This node's share of the state (its own sockets), for routing and for undoing it when the node is lost. */
   readonly share: ClusterState;
   routing: ScalerRouting | undefined;
+  /** It missed an interest ack: calls stop waiting for it (each would take `ackTimeoutMs`) until it acks again. */
+  unanswering: boolean;
 }
 
 /**
@@ -104,12 +106,19 @@ export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
   /** Sends `node` an interest change; resolves once it applied it (or is gone). */
   function tell(node: HubNode, change: Omit<Extract<HubReply, { k: 'interest' }>, 'k' | 'id'>): Promise<void> {
     const id = nextAck++;
+    if (node.unanswering) {
+      // Still told (its ack marks it alive again), but nobody waits for a node that did not answer last time.
+      reply(node, { k: 'interest', id, ...change });
+      return Promise.resolve();
+    }
     return new Promise((done) => {
       pendingAcks.set(id, { node, done });
       reply(node, { k: 'interest', id, ...change });
       // A node too stuck to answer must not hold every other node's subscriptions: past the bound the call is answered.
       setTimeout(() => {
-        if (pendingAcks.delete(id)) done();
+        if (!pendingAcks.delete(id)) return;
+        node.unanswering = true;
+        done();
       }, ackTimeoutMs).unref();
     });
   }
@@ -261,8 +270,13 @@ export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
   }
 
   function receive(node: HubNode, data: unknown): void {
-    if (nodes.get(node.id) !== node) return;
     const read = readRequest(data);
+    if (nodes.get(node.id) !== node) {
+      // After its `close` (or a replacement under the same name): a call is answered, not left hanging.
+      const id = read.ok ? ('id' in read.request ? read.request.id : undefined) : read.id;
+      if (id !== undefined && !(read.ok && read.request.k === 'ack')) reply(node, { k: 'reply', id, ok: false, code: 'HUB_GONE', message: 'this node was closed' });
+      return;
+    }
     if (!read.ok) {
       stats.invalid++;
       if (read.id !== undefined) reply(node, { k: 'reply', id: read.id, ok: false, code: 'INVALID_REQUEST', message: read.problem });
@@ -285,6 +299,7 @@ export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
         return;
       }
       case 'ack': {
+        node.unanswering = false;
         const pending = pendingAcks.get(request.id);
         if (pending?.node !== node) return;
         pendingAcks.delete(request.id);
@@ -319,7 +334,7 @@ export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
     attach(port, nodeId) {
       const existing = nodes.get(nodeId);
       if (existing) remove(existing, true);
-      const node: HubNode = { id: nodeId, port, share: new ClusterState(), routing: undefined };
+      const node: HubNode = { id: nodeId, port, share: new ClusterState(), routing: undefined, unanswering: false };
       nodes.set(nodeId, node);
       stats.nodes = nodes.size;
       port.on('message', (data) => receive(node, data));

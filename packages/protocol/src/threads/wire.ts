@@ -29,7 +29,7 @@ type ArgumentKind = 'string' | 'held' | 'member' | 'limit' | 'ttl';
 
 /**
  * Worker → hub. `start` and `close` are answered like calls; `publish` is one-way and carries the
- * messages of one event-loop turn at once (a message between threads costs a wake-up on each side,
+ * messages of one synchronous turn at once (a message between threads costs a wake-up on each side,
  * tens of µs: pipelined requests share it).
  */
 export type HubRequest =
