@@ -157,7 +157,11 @@ export class BusPublisher {
     this.#droppedBeforeOutage = this.#outbox.dropped;
   }
 
-  /** Messages that must reach the other nodes before any held one (presence changes of an outage). */
+  /**
+   * Messages that must reach the other nodes before any message published during the outage (presence
+   * changes of an outage). Messages sent before it and put back keep their place in front: they carry
+   * lower sequence numbers, and a receiver that saw a higher one first would count a gap, then drop them.
+   */
   prepend(messages: readonly ClusterMessage[]): void {
     if (messages.length === 0) return;
     if (!this.#enabled) {
@@ -176,7 +180,7 @@ export class BusPublisher {
       entries.push({ body, bytes, at: now, topic, allCopy: false });
       if (topic !== topics.bus && this.#allCopies) entries.push({ body, bytes, at: now, topic: topics.bus, allCopy: true });
     }
-    this.#outbox.requeue(entries, now);
+    this.#outbox.insertBeforeUnsent(entries, now);
   }
 
   /**
@@ -247,11 +251,6 @@ export class BusPublisher {
     return sent;
   }
 
-  /**
-   * A PUBLISH failed: every unconfirmed one goes back in front of the outbox,
-   * in order, and the node holds until it is resynchronised. Those that Redis
-   * did run reach the receivers twice and are dropped there by sequence number.
-   */
   /** The payload of a first attempt: the next sequence number, and the topic's previous one. */
   #number(entry: BusEntry): string {
     const seq = ++this.#seq;
@@ -259,10 +258,15 @@ export class BusPublisher {
     const prev = last.get(entry.topic);
     if (prev === undefined && last.size >= maxRememberedTopics) last.delete(last.keys().next().value!);
     last.set(entry.topic, seq);
-    this.#published[entry.topic === this.#options.topics.bus ? 'node' : 'channel']++;
+    this.#published[this.#options.topics.kind(entry.topic)]++;
     return sequencedPayload(this.#options.ownPrefix, seq, entry.body, prev ?? 0, entry.allCopy);
   }
 
+  /**
+   * A PUBLISH failed: every unconfirmed one goes back in front of the outbox,
+   * in order, and the node holds until it is resynchronised. Those that Redis
+   * did run reach the receivers twice and are dropped there by sequence number.
+   */
   #putBack(error: unknown): void {
     const now = Date.now();
     const entries: BusEntry[] = [];

@@ -120,7 +120,7 @@ export class Bus {
 
   /** A payload from the subscription: the node-wide bus or one of this node's channel topics. */
   receive(topic: string, payload: string): void {
-    const kind = topic === this.#options.topics.bus ? 'node' : 'channel';
+    const kind = this.#options.topics.kind(topic);
     this.#received[kind]++;
     if (payload.startsWith(this.#ownPrefix)) return;
     const { logger, nodeId } = this.#options;

@@ -51,6 +51,18 @@ describe('the outbox', () => {
     expect(bodies(outbox.take(100, 1_000, 0))).toEqual(['a', 'b', 'c']);
   });
 
+  it('puts announcements behind messages already numbered (sent once, put back) but ahead of those never sent', () => {
+    const outbox = new Outbox(1_000, 60_000);
+    outbox.requeue([{ ...entry('sent-1'), payload: '1' }, { ...entry('sent-2'), payload: '2' }], 0);
+    outbox.push(entry('held'), 0);
+    outbox.insertBeforeUnsent([entry('announce')], 0);
+    expect(bodies(outbox.take(100, 1_000, 0))).toEqual(['sent-1', 'sent-2', 'announce', 'held']);
+    outbox.push(entry('held-2'), 0);
+    outbox.insertBeforeUnsent([entry('announce-2')], 0);
+    expect(bodies(outbox.take(100, 1_000, 0))).toEqual(['announce-2', 'held-2']);
+    expect(outbox.bytes).toBe(0);
+  });
+
   it('holds nothing when a bound is 0 (disabled), counting every message as dropped', () => {
     for (const outbox of [new Outbox(0, 60_000), new Outbox(1_000, 0)]) {
       outbox.push(entry('a'), 0);

@@ -53,6 +53,19 @@ export class Outbox<E extends OutboxEntry = OutboxEntry> {
     this.#enforce(now);
   }
 
+  /**
+   * Puts messages ahead of every message not yet attempted, but behind those already numbered (sent once and
+   * put back): a resend keeps its place, so receivers see one sender's numbers in increasing order.
+   */
+  insertBeforeUnsent(entries: readonly E[], now: number): void {
+    const held = this.#entries.drain();
+    let sent = 0;
+    while (sent < held.length && held[sent]!.payload !== undefined) sent++;
+    this.#entries.unshiftAll([...held.slice(0, sent), ...entries, ...held.slice(sent)]);
+    for (const entry of entries) this.#bytes += entry.bytes;
+    this.#enforce(now);
+  }
+
   /** Takes the oldest messages still within the bounds: at most `maxCount`, and about `maxBytes` (at least one). */
   take(maxCount: number, maxBytes: number, now: number): E[] {
     this.#enforce(now);

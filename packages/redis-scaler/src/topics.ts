@@ -45,6 +45,7 @@ export class Topics {
     return channel ? this.channel(channel.appId, channel.channel) : this.bus;
   }
 
+  /** Which kind of topic a PUBLISH went to or a payload came from. */
   kind(topic: string): TopicKind {
     return topic === this.bus ? 'node' : 'channel';
   }
