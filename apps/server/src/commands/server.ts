@@ -38,10 +38,10 @@ export async function runServer(command: Extract<Command, { name: 'server' }>): 
     else process.stderr.write(`${message} (${origin}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     supervisor.fail();
   };
-  const startPool = () =>
+  const startPool = (count: number) =>
     WorkerPool.start({
       config,
-      count: workerCount(config.workers),
+      count,
       allowUwsFallback: command.allowUwsFallback,
       script: new URL('./worker.js', import.meta.url),
       log: logging.scope('command.server'),
@@ -51,7 +51,8 @@ export async function runServer(command: Extract<Command, { name: 'server' }>): 
   const supervisor: Supervisor<SupervisedDaemon> = new Supervisor<SupervisedDaemon>({
     async rebuild() {
       ({ config } = await load());
-      return workerCount(config.workers) > 1 ? startPool() : createDaemon(daemonOptions());
+      const count = workerCount(config.workers);
+      return count > 1 ? startPool(count) : createDaemon(daemonOptions());
     },
     registerPid: (port) => registerPid(port),
     // Logs are flushed (a log file is written asynchronously) before the process ends.
@@ -71,7 +72,7 @@ export async function runServer(command: Extract<Command, { name: 'server' }>): 
 
   const daemon = await supervisor.start(async (): Promise<SupervisedDaemon> => {
     if (workers === 1) return startDaemon(daemonOptions());
-    const pool = await startPool();
+    const pool = await startPool(workers);
     try {
       await pool.listen();
     } catch (error) {

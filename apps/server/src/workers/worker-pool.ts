@@ -27,6 +27,9 @@ export interface WorkerPoolOptions {
   onFatal(error: Error, origin: string): void;
 }
 
+/** How long `/metrics` waits for every worker's registry: a stuck worker must not hang the scrape (it gets a 500). */
+const metricsTimeoutMs = 5_000;
+
 /** What a stopping worker gets to end its thread once it answered, before it is terminated. */
 const exitGraceMs = 2_000;
 
@@ -250,7 +253,11 @@ export class WorkerPool implements SupervisedDaemon {
    * cluster aggregation), the process's default metrics once, and `realtime_workers`.
    */
   async renderMetrics(): Promise<{ contentType: string; body: string }> {
-    const perWorker = await Promise.all(this.#workers.map((worker) => this.#ask<MetricsJson>(worker, (id) => ({ k: 'metrics', id }))));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`a worker did not answer /metrics within ${metricsTimeoutMs} ms`)), metricsTimeoutMs).unref();
+    });
+    const perWorker = await Promise.race([Promise.all(this.#workers.map((worker) => this.#ask<MetricsJson>(worker, (id) => ({ k: 'metrics', id })))), timeout]).finally(() => clearTimeout(timer));
     const registry = Registry.merge([AggregatorRegistry.aggregate(perWorker), processMetricsRegistry(), this.#workersGauge]);
     return { contentType: registry.contentType, body: await registry.metrics() };
   }

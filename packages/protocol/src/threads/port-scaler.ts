@@ -1,6 +1,5 @@
 import type { ClusterMessage, ClusterMessageHandler, NodeLossHandler, Scaler } from '../scaler.js';
-import { serverToUserPrefix } from '../channel-name.js';
-import { interestKey, isClusterMessage, isInterest, isNodeLoss, isRequestId, replyChecks, ScalerHubError, type HubMethod, type HubRequest } from './wire.js';
+import { interestKey, isClusterMessage, isNodeWide, isInterest, isNodeLoss, isRequestId, replyChecks, ScalerHubError, type HubMethod, type HubRequest } from './wire.js';
 
 /** The side of a `MessagePort` a worker's scaler uses (a real port; a fake in tests). */
 export interface ScalerPort {
@@ -41,11 +40,7 @@ export function createPortScaler(port: ScalerPort, options: PortScalerOptions): 
   let othersTakeAll = true;
   const othersListen = new Set<string>();
   const wanted = (message: ClusterMessage) =>
-    othersTakeAll ||
-    message.type === 'terminate-user' ||
-    message.type === 'restart' ||
-    (message.type === 'broadcast' && message.channel.startsWith(serverToUserPrefix)) ||
-    othersListen.has(interestKey(message.appId, message.channel));
+    othersTakeAll || isNodeWide(message) || ('channel' in message && othersListen.has(interestKey(message.appId, message.channel)));
   let nextId = 0;
   let closed = false;
   let onMessage: ClusterMessageHandler | undefined;

@@ -1,9 +1,8 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { serverToUserPrefix } from '../channel-name.js';
 import { ClusterState, type ClusterStateOptions } from '../cluster-state.js';
 import type { ClusterMessage, HeldChannel, NodeLoss, Scaler, ScalerRouting } from '../scaler.js';
 import { createPortScaler } from './port-scaler.js';
-import { interestKey, readRequest, type HubReply, type HubRequest } from './wire.js';
+import { interestKey, isNodeWide, readRequest, type HubReply, type HubRequest } from './wire.js';
 
 /** The side of a `MessagePort` the hub uses (a real port; a fake in tests). */
 export interface HubPort {
@@ -85,9 +84,7 @@ export function createScalerHub(options: ClusterStateOptions = {}): ScalerHub {
   /** Whether a routed node must see this message: node-wide ones always, a channel's only with a socket there. */
   function wants(node: HubNode, message: ClusterMessage): boolean {
     if (node.routing !== 'subscribed') return true;
-    if (message.type === 'terminate-user' || message.type === 'restart') return true;
-    if (message.type === 'broadcast' && message.channel.startsWith(serverToUserPrefix)) return true;
-    if (message.type !== 'broadcast' && message.type !== 'member-added' && message.type !== 'member-removed') return true;
+    if (isNodeWide(message) || !('channel' in message)) return true;
     return node.share.subscriptionCount(message.appId, message.channel) > 0 || node.share.userCount(message.appId, message.channel) > 0;
   }
 

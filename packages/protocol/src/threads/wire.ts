@@ -1,3 +1,4 @@
+import { serverToUserPrefix } from '../channel-name.js';
 import type { ClusterMessage, HeldChannel, NodeLoss, PresenceMember, ScalerRouting } from '../scaler.js';
 
 /**
@@ -57,6 +58,10 @@ export type HubReply =
   | { k: 'interest'; id?: number; reset?: boolean; all?: boolean; on?: string[]; off?: string[] };
 
 /** A channel's key in `interest` messages. */
+/** Messages every node must see whatever it listens to: a user's termination, a restart, a user's own channel. */
+export const isNodeWide = (message: ClusterMessage): boolean =>
+  message.type === 'terminate-user' || message.type === 'restart' || (message.type === 'broadcast' && message.channel.startsWith(serverToUserPrefix));
+
 export const interestKey = (appId: string, channel: string): string => `${appId}\u0000${channel}`;
 
 export type ScalerHubErrorCode =
