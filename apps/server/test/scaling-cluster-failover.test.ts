@@ -72,6 +72,8 @@ describe.skipIf(!installed)('a Redis Cluster master failing over under two daemo
       while (!names.every((name) => received.get(name)!.some((tick) => tick > after))) {
         if (Date.now() > deadline) {
           const missing = names.filter((name) => !received.get(name)!.some((tick) => tick > after));
+          // What the daemons said (warnings and errors), to tell a lost subscription from a stuck publisher.
+          for (const daemon of [one, two]) console.info(`[server] daemon ${daemon.port}:\n${daemon.output.filter((line) => /"level":[456]0/.test(line)).slice(-15).join('\n')}`);
           throw new Error(`${what}: no tick on ${missing.length}/${names.length} channels within ${resumeBoundMs} ms`);
         }
         await sdk.trigger(names.slice(0, 10), 'tick', { n: ++n });
