@@ -1,23 +1,14 @@
 import type { ClusterMessage } from '@org/protocol';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createRedisScaler, publishClusterMessage, type RedisScaler, type ScalerLogger } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { createRedisScaler, publishClusterMessage, type ScalerLogger } from './index.js';
 import { createKeys } from './keys.js';
+import { scalerFixture } from './scaler-fixture.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
 
 if (redis) {
-  const client = new Redis(redis.url);
-  let opened: RedisScaler[] = [];
-  afterEach(async () => {
-    await Promise.all(opened.map((scaler) => scaler.close()));
-    opened = [];
-  });
-  afterAll(async () => {
-    client.disconnect();
-    await redis.stop();
-  });
+  const { client, opened } = scalerFixture(redis);
 
   const warnings: string[] = [];
   const errors: string[] = [];

@@ -1,9 +1,10 @@
 import type { ClusterMessage, PresenceMember } from '@org/protocol';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeMessage } from './bus-codec.js';
-import { createRedisScaler, type RedisScaler, type RedisScalerOptions } from './index.js';
+import { createRedisScaler, type RedisScalerOptions } from './index.js';
 import { createKeys } from './keys.js';
+import { scalerFixture } from './scaler-fixture.js';
 import { inCI, redisServerInstalled, skipMessage, startRedisServer, testRedis, uniquePrefix } from './test-redis.js';
 
 const broadcast = (appId: string, channel: string, frame: string): ClusterMessage => ({ type: 'broadcast', appId, channel, frame });
@@ -13,16 +14,7 @@ const frames = (received: readonly ClusterMessage[], channel?: string) =>
 const redis = await testRedis();
 
 if (redis) {
-  const client = new Redis(redis.url);
-  let opened: RedisScaler[] = [];
-  afterEach(async () => {
-    await Promise.all(opened.map((scaler) => scaler.close()));
-    opened = [];
-  });
-  afterAll(async () => {
-    client.disconnect();
-    await redis.stop();
-  });
+  const { client, opened } = scalerFixture(redis);
 
   /** A started node over the shared prefix, recording what it receives. */
   async function node(prefix: string, options: Partial<RedisScalerOptions> = {}, routing: 'all' | 'subscribed' = 'subscribed') {

@@ -1,11 +1,11 @@
 import type { HeldChannel } from '@org/protocol';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createRedisScaler, type RedisScaler } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { createRedisScaler } from './index.js';
 import { crashForTests } from './internal.js';
 import { createKeys, socketMember } from './keys.js';
 import { entry } from './script-args.js';
 import { removalCalls, removalChunkChannels } from './socket-removal.js';
+import { scalerFixture } from './scaler-fixture.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 describe('removal calls', () => {
@@ -31,16 +31,7 @@ describe('removal calls', () => {
 const redis = await testRedis();
 
 if (redis) {
-  const client = new Redis(redis.url);
-  let opened: RedisScaler[] = [];
-  afterEach(async () => {
-    await Promise.all(opened.map((scaler) => scaler.close()));
-    opened = [];
-  });
-  afterAll(async () => {
-    client.disconnect();
-    await redis.stop();
-  });
+  const { client, opened } = scalerFixture(redis);
   const open = (prefix: string, nodeId?: string) => {
     const scaler = createRedisScaler({ redis: client, prefix, ...(nodeId ? { nodeId } : {}) });
     opened.push(scaler);

@@ -1,0 +1,21 @@
+import type { TestRedis } from '@org/dev-kit';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach } from 'vitest';
+import type { RedisScaler } from './index.js';
+
+/**
+ * Test helper: a test file's client on the test Redis, and the list a test puts the scalers it opens in.
+ * Those are closed after each test; the client and the Redis after the file.
+ */
+export function scalerFixture(redis: TestRedis): { client: Redis; opened: RedisScaler[] } {
+  const client = new Redis(redis.url);
+  const opened: RedisScaler[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((scaler) => scaler.close()));
+  });
+  afterAll(async () => {
+    client.disconnect();
+    await redis.stop();
+  });
+  return { client, opened };
+}
