@@ -47,6 +47,39 @@ function isRedirection(error: unknown): boolean {
 }
 
 /**
+ * ioredis' reply to a push it did not expect. When a master loses a slot (a `CLUSTER FAILOVER`, a
+ * resharding), Redis pushes an unsolicited `sunsubscribe` per channel of the slot to every subscriber
+ * connection. ioredis takes each one for the reply of the next pending command on that connection:
+ * an SSUBSCRIBE in flight there is resolved by it (not subscribed, yet confirmed), and the push that
+ * brings the count to 0 takes the connection out of subscriber mode in ioredis' view while Redis
+ * still has subscriptions on it, so every later `smessage` there is dropped as this error. The
+ * connection's state is then unknowable: it is replaced (see `#replaceConnection`).
+ */
+function isQueueStateError(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('Command queue state error');
+}
+
+/** The connection of ioredis' sharded subscriber for a master (`host:port`), if it has one. */
+function subscriberConnection(subscriber: Cluster, nodeKey: string): Redis | undefined {
+  const group = (subscriber as unknown as { shardedSubscribers?: { shardedSubscribers?: unknown } }).shardedSubscribers;
+  const subscribers = group?.shardedSubscribers;
+  if (!(subscribers instanceof Map)) return undefined;
+  const entry = subscribers.get(nodeKey) as { getInstance?: () => Redis | null } | undefined;
+  return entry?.getInstance?.() ?? undefined;
+}
+
+/**
+ * Where ioredis actually sends a slot's SSUBSCRIBE: its subscriber group's own slot map, which lags
+ * the Cluster's (`slots`) while a previous reset of the group is still connecting. Undefined if
+ * this ioredis has no such map.
+ */
+function subscriberRoutes(subscriber: Cluster): (string[] | undefined)[] | undefined {
+  const group = (subscriber as unknown as { shardedSubscribers?: { clusterSlots?: unknown } }).shardedSubscribers;
+  const routes = group?.clusterSlots;
+  return Array.isArray(routes) && routes.length > 0 ? (routes as (string[] | undefined)[]) : undefined;
+}
+
+/**
  * ioredis' per-slot channel lists (its `ClusterSubscriberGroup`), which it re-sends after it replaced a
  * subscriber. It appends on every SSUBSCRIBE without deduplicating; undefined if this ioredis has none.
  */
@@ -119,7 +152,10 @@ class ShardedPubSub implements PubSub {
       this.#lost();
       this.#logError(error);
     });
-    subscriber.on('nodeError', (error: unknown) => this.#logError(error));
+    subscriber.on('nodeError', (error: unknown, nodeKey: unknown) => {
+      if (isQueueStateError(error) && typeof nodeKey === 'string') this.#replaceConnection(nodeKey);
+      this.#logError(error);
+    });
     // ioredis replaced its subscribers and re-sent every slot's SSUBSCRIBE without awaiting them
     // (ClusterSubscriberGroup._resubscribe): the node sends its own and awaits them.
     subscriber.on('subscribersReady', () => void this.#confirm());
@@ -255,6 +291,18 @@ class ShardedPubSub implements PubSub {
     return this.#commands.nodes('master').find((node) => `${node.options.host}:${node.options.port}` === key);
   }
 
+  /**
+   * ioredis lost track of what this master's subscriber connection is subscribed to (`isQueueStateError`):
+   * it is closed, so ioredis replaces it (`-node`, then a fresh connection resubscribed), and every
+   * topic is confirmed afresh, on every master: a confirmation that connection answered may be void.
+   */
+  #replaceConnection(nodeKey: string): void {
+    if (this.#closed) return;
+    this.#confirmedOwners = undefined;
+    this.#lost(nodeKey);
+    subscriberConnection(this.#subscriber, nodeKey)?.disconnect();
+  }
+
   #lost(nodeKey?: string): void {
     this.#generation++;
     if (nodeKey !== undefined) this.#lostNodes.add(nodeKey);
@@ -315,7 +363,10 @@ class ShardedPubSub implements PubSub {
       return;
     }
     this.#unconfirmed = true;
-    const owners = Array.from({ length: slotCount }, (_, slot) => this.#subscriber.slots[slot]?.[0]);
+    // Recorded as ioredis routes the SSUBSCRIBEs: if its subscriber group still lags the slot map,
+    // the next check sees the difference and sends them again to the slots' real owners.
+    const routes = subscriberRoutes(this.#subscriber) ?? this.#subscriber.slots;
+    const owners = Array.from({ length: slotCount }, (_, slot) => routes[slot]?.[0]);
     const lostNodes = [...this.#lostNodes];
     const results = await Promise.allSettled(
       bySlot(this.#topicsToConfirm(owners)).map((group) => within(this.#subscriber.ssubscribe(...group), confirmTimeoutMs).then(() => this.#dedupe(group))),
