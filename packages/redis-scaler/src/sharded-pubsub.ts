@@ -59,13 +59,41 @@ function isQueueStateError(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith('Command queue state error');
 }
 
-/** The connection of ioredis' sharded subscriber for a master (`host:port`), if it has one. */
-function subscriberConnection(subscriber: Cluster, nodeKey: string): Redis | undefined {
+/** ioredis' `ShardedSubscriber`: one master's subscriber connection. */
+interface ShardedSubscriberHandle {
+  getInstance?: () => Redis | null;
+  stop?: () => void;
+}
+
+/** ioredis' sharded subscribers by master (`host:port`); undefined if this ioredis has none. */
+function shardedSubscribers(subscriber: Cluster): Map<string, ShardedSubscriberHandle> | undefined {
   const group = (subscriber as unknown as { shardedSubscribers?: { shardedSubscribers?: unknown } }).shardedSubscribers;
   const subscribers = group?.shardedSubscribers;
-  if (!(subscribers instanceof Map)) return undefined;
-  const entry = subscribers.get(nodeKey) as { getInstance?: () => Redis | null } | undefined;
-  return entry?.getInstance?.() ?? undefined;
+  return subscribers instanceof Map ? (subscribers as Map<string, ShardedSubscriberHandle>) : undefined;
+}
+
+const ignore = () => {};
+
+/**
+ * ioredis stops a sharded subscriber it no longer needs (its master lost its slots) with
+ * `disconnect()` then `removeAllListeners()`; replies still buffered on that socket are parsed
+ * after, and a mismatched one (`isQueueStateError`: exactly what a master that lost its slots
+ * sends) is emitted as an `error` nobody listens to, an uncaught exception that stops the daemon.
+ * Each sharded subscriber's `stop` is wrapped once so that its connection keeps a listener that
+ * ignores those late errors.
+ */
+const guarded = new WeakSet<ShardedSubscriberHandle>();
+function guardStops(subscriber: Cluster): void {
+  for (const handle of shardedSubscribers(subscriber)?.values() ?? []) {
+    if (guarded.has(handle) || typeof handle.stop !== 'function') continue;
+    guarded.add(handle);
+    const stop = handle.stop.bind(handle);
+    handle.stop = () => {
+      const connection = handle.getInstance?.();
+      stop();
+      connection?.on('error', ignore);
+    };
+  }
 }
 
 /**
@@ -136,6 +164,8 @@ class ShardedPubSub implements PubSub {
   #confirming = false;
   #confirmAgain = false;
   #closed = false;
+  /** Connections closed by `#replaceConnection`. */
+  readonly #replaced = new WeakSet<Redis>();
   readonly #topologyTimer: ReturnType<typeof setInterval>;
   #checkingTopology = false;
   #errorsSinceLog = 0;
@@ -158,7 +188,11 @@ class ShardedPubSub implements PubSub {
     });
     // ioredis replaced its subscribers and re-sent every slot's SSUBSCRIBE without awaiting them
     // (ClusterSubscriberGroup._resubscribe): the node sends its own and awaits them.
-    subscriber.on('subscribersReady', () => void this.#confirm());
+    subscriber.on('subscribersReady', () => {
+      guardStops(subscriber);
+      void this.#confirm();
+    });
+    subscriber.on('+subscriber', () => guardStops(subscriber));
     subscriber.on('ready', () => {
       if (this.#unconfirmed) void this.#confirm();
     });
@@ -298,9 +332,14 @@ class ShardedPubSub implements PubSub {
    */
   #replaceConnection(nodeKey: string): void {
     if (this.#closed) return;
+    // Once per connection: its late errors (while it closes) must not close again, nor confirm again.
+    const connection = shardedSubscribers(this.#subscriber)?.get(nodeKey)?.getInstance?.();
+    if (connection && this.#replaced.has(connection)) return;
     this.#confirmedOwners = undefined;
     this.#lost(nodeKey);
-    subscriberConnection(this.#subscriber, nodeKey)?.disconnect();
+    if (!connection) return;
+    this.#replaced.add(connection);
+    connection.disconnect();
   }
 
   #lost(nodeKey?: string): void {
