@@ -51,6 +51,15 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15
   throw new Error(`${what}: not within ${timeoutMs} ms`);
 }
 
+/** Every wait of the test is bounded and named: a hang fails saying where. */
+async function step<T>(what: string, promise: Promise<T>, timeoutMs = 10_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 describe.skipIf(!installed)('sharded pub/sub when its master loses another slot while an SSUBSCRIBE is in flight', () => {
   const ports: number[] = [];
   const children: ChildProcess[] = [];
@@ -97,7 +106,7 @@ describe.skipIf(!installed)('sharded pub/sub when its master loses another slot 
     const pubsub = createShardedPubSub(commands, subscriber, { nodeId: 'slot-loss', logger, topologyCheckMs: 200 });
     const admin = new Redis({ host: '127.0.0.1', port: first, lazyConnect: true });
     closers.push(() => pubsub.disconnect(), () => commands.disconnect(), () => admin.disconnect());
-    await Promise.all([new Promise((resolve) => commands.once('ready', resolve)), new Promise((resolve) => subscriber.once('ready', resolve)), admin.connect()]);
+    await step('both Clusters ready', Promise.all([new Promise((resolve) => commands.once('ready', resolve)), new Promise((resolve) => subscriber.once('ready', resolve)), admin.connect()]));
 
     // Two topics in two different slots, both served by the first master (slots 0–5460).
     const topics = Array.from({ length: 200 }, (_, i) => `slot-loss:c:app:room-${i}`).filter((topic) => keySlot(topic) <= 5_460);
@@ -105,8 +114,8 @@ describe.skipIf(!installed)('sharded pub/sub when its master loses another slot 
     const staying = topics.find((topic) => keySlot(topic) !== keySlot(moving))!;
     const received: string[] = [];
     pubsub.onMessage((topic) => received.push(topic));
-    await pubsub.subscribe([moving]);
-    expect(await pubsub.publish(moving, 'before')).toBe(1);
+    await step('the first subscribe', pubsub.subscribe([moving]));
+    expect(await step('the first publish', pubsub.publish(moving, 'before'))).toBe(1);
     await until(async () => received.includes(moving), 'the first message');
 
     // The second master takes the moving slot; the first master hands it over only after a sleep
@@ -115,18 +124,18 @@ describe.skipIf(!installed)('sharded pub/sub when its master loses another slot 
     await cli(second, 'cluster', 'setslot', String(keySlot(moving)), 'node', secondId);
     const handOver = Promise.all([admin.call('DEBUG', 'SLEEP', '0.5'), admin.call('CLUSTER', 'SETSLOT', String(keySlot(moving)), 'NODE', secondId)]);
     await new Promise((resolve) => setTimeout(resolve, 150));
-    await pubsub.subscribe([staying]);
-    await handOver;
+    await step('the subscribe in flight during the hand-over', pubsub.subscribe([staying]));
+    await step('the hand-over', handOver);
 
     // Bounded: without the fix the staying topic's messages never arrive again.
     await until(async () => {
-      await pubsub.publish(staying, 'after');
+      await step('a publish after the hand-over', pubsub.publish(staying, 'after'), 3_000);
       return received.includes(staying);
     }, 'a message on the topic subscribed while its master lost another slot', 10_000);
     // And the moved topic follows its slot to the second master.
     const before = received.length;
     await until(async () => {
-      await pubsub.publish(moving, 'moved');
+      await step('a publish of the moved topic', pubsub.publish(moving, 'moved'), 3_000);
       return received.slice(before).includes(moving);
     }, 'a message on the moved topic', 10_000);
   }, 40_000);

@@ -31,11 +31,14 @@ export interface ShardedPubSubOptions {
   topologyCheckMs?: number;
 }
 
+/** A command ioredis did not settle in time. */
+class NoAnswerError extends Error {}
+
 /** Rejects once `ms` passed without `promise` settling. */
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new NoAnswerError(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -222,7 +225,7 @@ class ShardedPubSub implements PubSub {
       else fresh.push(topic);
     }
     for (const group of bySlot(fresh)) {
-      const sent = this.#subscriber.ssubscribe(...group).then(
+      const sent: Promise<void> = this.#ssubscribe(group, () => group.some((topic) => this.#topics.get(topic) === sent)).then(
         () => this.#dedupe(group),
         (error: unknown) => {
           // Not subscribed: a later call sends it again (unless it was released meanwhile).
@@ -234,6 +237,21 @@ class ShardedPubSub implements PubSub {
       waits.push(sent);
     }
     await Promise.all(waits);
+  }
+
+  /**
+   * SSUBSCRIBE, sent again each `confirmTimeoutMs` without an answer while `wanted()`: ioredis may
+   * never settle it (a MOVED; a connection whose replies it mismatched and that was replaced).
+   */
+  async #ssubscribe(group: readonly string[], wanted: () => boolean): Promise<void> {
+    for (;;) {
+      try {
+        await within(this.#subscriber.ssubscribe(...group), confirmTimeoutMs);
+        return;
+      } catch (error) {
+        if (this.#closed || !(error instanceof NoAnswerError) || !wanted()) throw error;
+      }
+    }
   }
 
   async unsubscribe(topics: readonly string[]): Promise<void> {
