@@ -49,6 +49,10 @@ describe('resolveChatConfig', () => {
     expect(message).not.toContain('s3cr3t-token');
   });
 
+  it('names the key of a problem found inside a union branch (an empty verify path)', () => {
+    expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, verify: '' }, {}))).toMatch(/: verify: expected true, false, or the path of a PEM CA bundle/);
+  });
+
   it('names the key and the expected value, and catches milliseconds passed as seconds', () => {
     expect(messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, timeout: 30000 }, {}))).toBe(
       'Invalid config for chat instance "chat": timeout: expected a number of seconds ≤ 600 (seconds, not milliseconds) (got number 30000)',

@@ -73,7 +73,7 @@ const configSchema = z
     timeout: seconds('timeout', 600).default(30),
     connect_timeout: seconds('connect_timeout', 600).default(10),
     verify: z
-      .union([z.boolean(), z.string().min(1)], {
+      .union([z.boolean(), z.string().min(1, { error: 'verify: expected true, false, or the path of a PEM CA bundle' })], {
         error: 'verify: expected true, false, or the path of a PEM CA bundle',
       })
       .default(true),
@@ -179,7 +179,9 @@ export function resolveChatConfig(
     // never echo them. Anything else is echoed with URLs masked (a proxy's password).
     const secretish = key === 'webhook' || key === 'headers' || key.startsWith('headers.');
     const got = secretish ? '' : ` (got ${redactor.text(describeMasked(valueAt(raw, issue.path)))})`;
-    return `${issue.message}${got}`;
+    // A message from inside a nested schema (a union's branch) may not say which key it is about.
+    const named = key === '' || issue.message.startsWith(`${key}:`) || issue.message.startsWith(`${issue.path[0]?.toString()}:`) ? issue.message : `${key}: ${issue.message}`;
+    return `${named}${got}`;
   });
   throw new InvalidChatConfig(redactor.secrets(`Invalid config for chat instance "${instance}": ${problems.join('; ')}`));
 }
