@@ -1,17 +1,13 @@
 import { runEngineModelConformance } from '@org/protocol/testing';
-import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRedisScaler } from './index.js';
+import { redisClientFixture } from './scaler-fixture.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
 
 if (redis) {
-  const client = new Redis(redis.url);
-  afterAll(async () => {
-    client.disconnect();
-    await redis.stop();
-  });
+  const client = redisClientFixture(redis);
   // A prefix per generated run: every run's nodes form a fresh cluster.
   const createNodes = async (count: number) => {
     const prefix = uniquePrefix('model');

@@ -1,11 +1,12 @@
 import type { ClusterMessage } from '@org/protocol';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeEnvelope, decodeMessage, encodeMessage, ownMessagePrefix, senderPrefix, sequencedPayload } from './bus-codec.js';
 import { createRedisScaler, type ScalerLogger } from './index.js';
 import { busMessageForTests } from './internal.js';
 import { createKeys } from './keys.js';
+import { redisClientFixture } from './scaler-fixture.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 /** Exactly the fields of a ClusterMessage, each a string: what a handler may rely on. */
@@ -164,11 +165,7 @@ describe('a node receiving a hostile bus', () => {
 const redis = await testRedis();
 
 if (redis) {
-  const client = new Redis(redis.url);
-  afterAll(async () => {
-    client.disconnect();
-    await redis.stop();
-  });
+  const client = redisClientFixture(redis);
 
   describe('hostile payloads through Redis', () => {
     it('leave the receiving node delivering: each batch is followed by a valid message that arrives', async () => {

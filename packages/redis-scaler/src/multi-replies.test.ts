@@ -1,17 +1,13 @@
-import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MultiReplies } from './multi-replies.js';
 import type { ScriptPipeline } from './scripts.js';
+import { redisClientFixture } from './scaler-fixture.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
 
 if (redis) {
-  const client = new Redis(redis.url);
-  afterAll(async () => {
-    client.disconnect();
-    await redis.stop();
-  });
+  const client = redisClientFixture(redis);
 
   describe('MULTI replies read by the command that asked', () => {
     it('hands each reply to the reader queued with its command, whatever came between', async () => {

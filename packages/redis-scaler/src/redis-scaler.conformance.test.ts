@@ -1,18 +1,15 @@
 import { runScalerConformance } from '@org/protocol/testing';
-import { Cluster, Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisScaler } from './index.js';
+import { redisClientFixture } from './scaler-fixture.js';
 import { clusterSkipMessage, inCI, skipMessage, testClusterNodes, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
 
 if (redis) {
-  const client = new Redis(redis.url);
+  const client = redisClientFixture(redis);
   const prefix = uniquePrefix('conformance');
-  afterAll(async () => {
-    client.disconnect();
-    await redis.stop();
-  });
   runScalerConformance('redis', { create: async () => createRedisScaler({ redis: client, prefix }), multiNode: true });
 } else {
   describe('redis scaler conformance', () => {

@@ -1,17 +1,14 @@
 import { runRoutingConformance } from '@org/protocol/testing';
-import { Cluster, Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisScaler } from './index.js';
+import { redisClientFixture } from './scaler-fixture.js';
 import { clusterSkipMessage, inCI, skipMessage, testClusterNodes, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
 
 if (redis) {
-  const client = new Redis(redis.url);
-  afterAll(async () => {
-    client.disconnect();
-    await redis.stop();
-  });
+  const client = redisClientFixture(redis);
   // Unsubscribed at once, and with a linger: the contract holds either way.
   const prefix = uniquePrefix('routing');
   runRoutingConformance('redis (no linger)', { create: async () => createRedisScaler({ redis: client, prefix, topicLingerMs: 0 }), multiNode: true });

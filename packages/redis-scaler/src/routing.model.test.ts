@@ -1,8 +1,8 @@
 import type { ClusterMessage, HeldChannel } from '@org/protocol';
-import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRedisScaler, type RedisScaler } from './index.js';
 import { createKeys } from './keys.js';
+import { redisClientFixture } from './scaler-fixture.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 /** A small deterministic PRNG (mulberry32): a failing seed replays the same run. */
@@ -33,11 +33,7 @@ const listens = (model: NodeModel, channel: string) =>
 const redis = await testRedis();
 
 if (redis) {
-  const client = new Redis(redis.url);
-  afterAll(async () => {
-    client.disconnect();
-    await redis.stop();
-  });
+  const client = redisClientFixture(redis);
 
   describe('routing against a model of who must hear what (3 routed nodes, random interleavings)', () => {
     it.each([1, 2, 3])('seed %i: after every step the topics match the model, and each event reaches exactly the nodes listening when it was published', async (seed) => {
