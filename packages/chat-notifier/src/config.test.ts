@@ -81,6 +81,9 @@ describe('resolveChatConfig', () => {
 
   it('rejects a config that is not an object', () => {
     expect(messageOf(() => resolveChatConfig('chat', 'https://x/hooks/a/b', {}))).toMatch(/expected an object, got "https/);
+    // A token may hold a quote (the fuzzed secrets property found "'%20Zq…" echoed after the mask).
+    const message = messageOf(() => resolveChatConfig('chat', "https://x/hooks/a/'%20ZqAA0aa00aaA", {}));
+    expect(message).toBe('Invalid config for chat instance "chat": expected an object, got "https://x/hooks/***"');
   });
 });
 

@@ -13,6 +13,11 @@ describe('the masking rule', () => {
     expect(maskUrlsIn('see https://h/hooks/a/b and http://u:p@h:1 now')).toBe('see https://h/hooks/*** and http://***@h:1 now');
   });
 
+  it("masks a /hooks/ token holding the characters encodeURIComponent leaves raw (' ( ) ! *) to its end in free text", () => {
+    expect(maskUrlsIn("got \"http://h:1/hooks/id/'%20Zq(a)!*b\" there")).toBe('got "http://h:1/hooks/***" there');
+    expect(maskUrlsIn("at 'https://h/login' and 'https://h/hooks/id/it's'")).toBe("at 'https://h/login' and 'https://h/hooks/***");
+  });
+
   it('replaces every form of the secret in echoed text, and credential headers', () => {
     const token = 'tok3n/Secr+et=x%2Fy';
     const redactor = Redactor.forWebhook(`https://h/hooks/id/${token}`);

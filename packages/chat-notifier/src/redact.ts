@@ -17,7 +17,12 @@ export const REDACTED = '[redacted]';
 /** Replaces a whole echoed text that holds a secret too short to be masked inside it. */
 export const SECRET_DROPPED = '[redacted: contained a secret]';
 
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+/**
+ * A URL ends at whitespace or a quote, except after `/hooks/`: a token may hold
+ * `'`, `(`, `)`, `!` and `*` (encodeURIComponent leaves them), so its tail runs
+ * to whitespace or a character no URL holds raw.
+ */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/(?:[^\s"'<>`]*?\/hooks\/[^\s"<>`]*|[^\s"'<>`]+)/gi;
 const HOOKS = /\/hooks\//i;
 /**
  * Secret forms at least this long are replaced with `***` wherever they occur.
