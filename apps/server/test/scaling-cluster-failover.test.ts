@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startRedisCluster, type RedisClusterProcesses } from '@org/dev-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonConfig, testApp } from './helpers/apps.js';
 import { backend, disconnect, pusherClient, subscribed } from './helpers/clients.js';
 import { daemonBin, startDaemon, type RunningDaemon } from './helpers/daemon.js';
-import { startRedisCluster, type RedisClusterProcesses } from './helpers/redis-cluster.js';
 import { clusterScalingConfig, inCI, redisServerInstalled, uniqueChannel } from './helpers/redis.js';
 import { sleep, waitFor } from './helpers/wait.js';
 

@@ -1,14 +1,11 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { startRedisCluster, type RedisClusterProcesses } from '@org/dev-kit';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keySlot } from './key-slot.js';
 import { createShardedPubSub } from './sharded-pubsub.js';
-import { inCI } from './test-redis.js';
+import { inCI, redisServerInstalled } from './test-redis.js';
 
 /**
  * A master losing a slot pushes an unsolicited `sunsubscribe` per channel of that slot to the
@@ -19,28 +16,11 @@ import { inCI } from './test-redis.js';
  * makes that order certain on a three-master cluster of its own: the master is held in `DEBUG SLEEP`
  * while the SSUBSCRIBE is written, then handles the slot move before it.
  */
-const run = promisify(execFile);
-const installed = (() => {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const installed = redisServerInstalled();
 if (!installed && inCI) throw new Error('redis-server is not installed, but CI=true requires the sharded pub/sub slot-loss test to run');
 
+const run = promisify(execFile);
 const cli = async (port: number, ...args: string[]) => (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args])).stdout.trim();
-
-async function bindable(port: number): Promise<boolean> {
-  const tryListen = (candidate: number) =>
-    new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(false));
-      server.listen(candidate, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-  return (await tryListen(port)) && (await tryListen(port + 10_000));
-}
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -61,39 +41,17 @@ async function step<T>(what: string, promise: Promise<T>, timeoutMs = 10_000): P
 }
 
 describe.skipIf(!installed)('sharded pub/sub when its master loses another slot while an SSUBSCRIBE is in flight', () => {
-  const ports: number[] = [];
-  const children: ChildProcess[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'sharded-slot-loss-'));
+  let cluster: RedisClusterProcesses | undefined;
+  let ports: readonly number[] = [];
   const closers: (() => void)[] = [];
 
   beforeAll(async () => {
-    for (let attempt = 0; ports.length < 3 && attempt < 200; attempt++) {
-      const port = 20_000 + Math.floor(Math.random() * 25_000);
-      if (!ports.some((taken) => Math.abs(taken - port) < 2) && (await bindable(port))) ports.push(port);
-    }
-    for (const port of ports) {
-      children.push(
-        spawn(
-          'redis-server',
-          [
-            '--bind', '127.0.0.1', '--port', String(port), '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`),
-            '--save', '', '--appendonly', 'no', '--dir', dir, '--enable-debug-command', 'local',
-          ],
-          { stdio: 'ignore' },
-        ),
-      );
-    }
-    for (const port of ports) await until(async () => (await cli(port, 'ping')) === 'PONG', `node ${port} answering`);
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
-    await until(async () => {
-      for (const port of ports) if (!(await cli(port, 'cluster', 'info')).includes('cluster_state:ok')) return false;
-      return true;
-    }, 'cluster_state:ok');
+    cluster = await startRedisCluster({ masters: 3, replicasPerMaster: 0, debugCommand: true });
+    ports = cluster.ports;
   }, 30_000);
-  afterAll(() => {
+  afterAll(async () => {
     for (const close of closers) close();
-    for (const child of children) if (child.pid && child.exitCode === null) process.kill(child.pid, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it('keeps delivering the topic whose SSUBSCRIBE the unsolicited sunsubscribe pushes answered', async () => {
