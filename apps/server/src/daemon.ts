@@ -25,9 +25,10 @@ export interface DaemonOptions {
    * One worker thread of several (`workers` > 1): the port is shared with the other workers
    * (SO_REUSEPORT), `/metrics` on it answers `renderMetrics` (the sum over workers, made by the main
    * thread, which also runs `metrics.port`'s listener), and the process's default metrics are left
-   * to the main thread. `nodeId` names this worker as a Redis node.
+   * to the main thread. `nodeId` names this worker as a Redis node. `rateLimitCounters` are the
+   * process's local rate limit counters, shared with the other workers.
    */
-  worker?: { renderMetrics: Metrics['render']; nodeId: string } | undefined;
+  worker?: { renderMetrics: Metrics['render']; nodeId: string; rateLimitCounters?: SharedArrayBuffer | undefined } | undefined;
 }
 
 export interface Daemon {
@@ -68,7 +69,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   if (!worker) registerWorkersGauge(metrics.registry, 1);
   metrics.observe(engine);
   if (configuredScaler) metrics.observeScaler(configuredScaler.stats);
-  const rateLimits = createRateLimits(config, log);
+  const rateLimits = createRateLimits(config, log, { counters: worker?.rateLimitCounters });
   await rateLimits?.ready();
   logging.setDebugApps(config.applications.filter((app) => app.enable_debug).map((app) => app.id));
   const webhooks = createWebhooks({ events: engine.events, apps: config.applications, logger: logging.scope('webhooks'), observer: metrics.webhookObserver });

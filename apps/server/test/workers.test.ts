@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { Agent } from 'node:http';
+import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 import PusherServer from 'pusher';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { backend } from './helpers/clients.js';
 import { daemonBin, freePort, startDaemon, type RunningDaemon } from './helpers/daemon.js';
 import { connectRaw, type RawSocket } from './helpers/raw-socket.js';
 import { scalingConfig, testRedisUrl, uniqueChannel } from './helpers/redis.js';
+import { signedQuery } from './helpers/signed-request.js';
 import { sleep, waitFor } from './helpers/wait.js';
 
 // `enable_debug` and the connection scope: each "connection established" line names the worker and the socket.
@@ -141,6 +142,38 @@ describe('server with workers: 2 (one process, the in-process hub)', () => {
     for (const { socket } of placed) expect((await socket.closedWithin(10_000)).code).toBe(4200);
     expect(await daemon.exited).toBe(70);
     expect(daemon.output.join('\n')).toMatch(/"msg":"unexpected exception.*worker 0: test crash|worker 0: test crash.*"msg":"unexpected exception/);
+  });
+});
+
+describe('server with workers: 2 and local rate limits', () => {
+  /** A signed GET on a connection of its own (no keep-alive), so the kernel spreads the requests over both workers. */
+  const readOnNewConnection = (daemon: RunningDaemon, limited: TestApp) =>
+    new Promise<number>((resolve, reject) => {
+      const path = `/apps/${limited.id}/channels`;
+      get(`${daemon.httpUrl}${path}?${signedQuery(limited, { method: 'GET', path })}`, { agent: false }, (response) => {
+        response.resume();
+        response.once('end', () => resolve(response.statusCode ?? 0));
+      }).once('error', reject);
+    });
+
+  it('holds a limit for the whole process, not once per worker (driver local)', async () => {
+    const limited = testApp('workers-limited', { max_read_requests_per_second: 3 });
+    const daemon = await startDaemon(daemonConfig([limited], { workers: 2, rate_limiter: { enabled: true, driver: 'local' } }));
+    await daemon.waitForLog((line) => line['msg'] === 'server started');
+    // A window lasts a second from its first request: a burst that took longer is sent again after a fresh window.
+    let refused = 0;
+    for (let attempt = 1; ; attempt++) {
+      const started = Date.now();
+      const statuses = await Promise.all(Array.from({ length: 16 }, () => readOnNewConnection(daemon, limited)));
+      refused += statuses.filter((status) => status === 429).length;
+      if (Date.now() - started < 900 || attempt === 3) {
+        expect(statuses.filter((status) => status === 200)).toHaveLength(3);
+        expect(statuses.filter((status) => status === 429)).toHaveLength(13);
+        break;
+      }
+      await sleep(1_100);
+    }
+    expect(await metricValue(daemon, `realtime_rate_limited_total{app_id="${limited.id}",kind="read"}`)).toBe(refused);
   });
 });
 

@@ -74,7 +74,7 @@ const schemaDescriptions: Readonly<Record<string, string>> = {
   'scaling.topic_linger_ms': "Milliseconds a node keeps listening to a channel's events after its last subscriber there left, so reconnects cost no resubscription (0: stop at once).",
   rate_limiter: 'Per-app rate limits of the HTTP API and client events.',
   'rate_limiter.enabled': 'Turn the rate limits on.',
-  'rate_limiter.driver': 'local: counters per node, in memory; redis: shared across the cluster.',
+  'rate_limiter.driver': 'local: counters in the process\'s memory, shared by its workers; redis: shared across the cluster.',
   'rate_limiter.redis': 'Redis for the redis driver, key by key over `redis`.',
   'rate_limiter.cluster_mode': 'Use a Redis Cluster for the redis driver.',
   'rate_limiter.max_backend_events_per_second': 'HTTP API triggers per app per second (an app\'s own value wins); 429 over it.',

@@ -1,9 +1,10 @@
 import type { App, Logger } from '@org/protocol';
 import type { RateLimitDecision, RateLimitKind } from '@org/rest-api';
 import type { Cluster, Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config/schema.js';
 import { createRedisClient, createRedisCluster, resolveRedisConnection } from '../scaling/redis-connection.js';
+import { WindowCounters } from './window-counters.js';
 
 export interface RateLimits {
   /** For `@org/rest-api`'s `rateLimit` option: one point per channel of a trigger, one per read. */
@@ -17,23 +18,48 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
-type PerKind<T> = Record<RateLimitKind, T>;
+const KINDS: readonly RateLimitKind[] = ['backend_events', 'read'];
 
 /** How long a start waits for the rate limiter's Redis before going on with per-node limits. */
 const startupWaitMs = 2_000;
 
 /**
- * HTTP API rate limits with rate-limiter-flexible, keyed by app: in memory
- * (driver `local`, one node) or in Redis (driver `redis`, shared by the
- * cluster). One limiter per app and kind, built at start from the config (the
- * app's own allowance, else the limiter's), so a request costs one map read
- * and state is bounded by the config, never by traffic. If Redis fails, an
- * in-memory insurance limiter takes over for that node instead of letting
- * every request through or refusing all. Client events
- * (`max_frontend_events_per_second`) are limited per connection by the engine
- * itself: a connection lives on one node, so no store is needed.
+ * One counter per configured app and kind, and one pair for any other app id
+ * (the engine serves only configured apps): the buffer `rateLimitCounters`
+ * makes for the worker threads and the slots `createRateLimits` reads agree on this.
  */
-export function createRateLimits(config: Config, log: Logger): RateLimits | undefined {
+function counterSlots(config: Config): number {
+  return (config.applications.length + 1) * KINDS.length;
+}
+
+/**
+ * The memory every worker thread of one process counts local limits in
+ * (`driver: local`, and `driver: redis` while its Redis is unreachable), or
+ * undefined when rate limits are off. Made once per pool of workers and handed
+ * to each in `workerData`.
+ */
+export function rateLimitCounters(config: Config): SharedArrayBuffer | undefined {
+  return config.rate_limiter.enabled ? new SharedArrayBuffer(WindowCounters.bytesFor(counterSlots(config))) : undefined;
+}
+
+export interface RateLimitsOptions {
+  /** From `rateLimitCounters(config)` of the same config, shared by every worker thread; else counters of this thread's own. */
+  counters?: SharedArrayBuffer | undefined;
+}
+
+/**
+ * HTTP API rate limits, keyed by app, in fixed one-second windows: counted in
+ * memory shared by every worker thread of the process (driver `local`), or in
+ * Redis with rate-limiter-flexible (driver `redis`, shared by the cluster).
+ * The allowances are resolved once at start from the config (the app's own,
+ * else the limiter's), so a request costs one map read and state is bounded by
+ * the config, never by traffic. If Redis fails, the in-memory counters take
+ * over for this process instead of letting every request through or refusing
+ * all. Client events (`max_frontend_events_per_second`) are limited per
+ * connection by the engine itself: a connection lives on one thread, so no
+ * store is needed.
+ */
+export function createRateLimits(config: Config, log: Logger, options: RateLimitsOptions = {}): RateLimits | undefined {
   const settings = config.rate_limiter;
   if (!settings.enabled) return undefined;
 
@@ -42,7 +68,7 @@ export function createRateLimits(config: Config, log: Logger): RateLimits | unde
   const markDegraded = () => {
     if (degraded) return;
     degraded = true;
-    log.warn({}, 'rate limiter: Redis unreachable, limiting per node in memory until it is back');
+    log.warn({}, 'rate limiter: Redis unreachable, limiting in this process\'s memory until it is back');
   };
 
   let redis: Redis | Cluster | undefined;
@@ -61,42 +87,48 @@ export function createRateLimits(config: Config, log: Logger): RateLimits | unde
     connected = redis.connect().catch(() => {});
   }
 
-  const limiter = (kind: RateLimitKind, points: number): RateLimiterAbstract => {
-    const options = { points, duration: 1, keyPrefix: `realtime:rate:${kind}` };
-    return redis
-      ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })
-      : new RateLimiterMemory(options);
+  const counters = new WindowCounters(counterSlots(config), options.counters);
+  interface Limit {
+    readonly slot: number;
+    readonly points: number;
+    readonly shared: RateLimiterRedis | undefined;
+  }
+  const limits = (index: number, allowance: Record<RateLimitKind, number>): Record<RateLimitKind, Limit> => {
+    const limit = (kind: RateLimitKind): Limit => ({
+      slot: index * KINDS.length + KINDS.indexOf(kind),
+      points: allowance[kind],
+      // No insurance limiter: a Redis failure falls back to `counters` below, which every worker shares.
+      shared: redis ? new RateLimiterRedis({ points: allowance[kind], duration: 1, keyPrefix: `realtime:rate:${kind}`, storeClient: redis, rejectIfRedisNotReady: true }) : undefined,
+    });
+    return { backend_events: limit('backend_events'), read: limit('read') };
   };
-  const limiters = (allowance: PerKind<number>): PerKind<RateLimiterAbstract> => ({
-    backend_events: limiter('backend_events', allowance.backend_events),
-    read: limiter('read', allowance.read),
-  });
   const byApp = new Map(
-    config.applications.map((app) => [
+    config.applications.map((app, index) => [
       app.id,
-      limiters({
+      limits(index, {
         backend_events: app.max_backend_events_per_second ?? settings.max_backend_events_per_second,
         read: app.max_read_requests_per_second ?? settings.max_read_requests_per_second,
       }),
     ]),
   );
-  // The engine serves only configured apps; any other id would get the limiter's own allowances.
-  let others: PerKind<RateLimiterAbstract> | undefined;
-  const limiterFor = (appId: string, kind: RateLimitKind): RateLimiterAbstract =>
-    (byApp.get(appId) ?? (others ??= limiters({ backend_events: settings.max_backend_events_per_second, read: settings.max_read_requests_per_second })))[kind];
+  const others = limits(config.applications.length, { backend_events: settings.max_backend_events_per_second, read: settings.max_read_requests_per_second });
+  const refused: RateLimitDecision = { allowed: false, retryAfterSeconds: 1 };
+  const allowed: RateLimitDecision = { allowed: true };
+  const local = (limit: Limit, points: number): RateLimitDecision => (counters.tryConsume(limit.slot, points, limit.points) ? allowed : refused);
 
   return {
     async consume(app, kind, points) {
+      const limit = (byApp.get(app.id) ?? others)[kind];
+      if (!limit.shared) return local(limit, points);
       try {
-        await limiterFor(app.id, kind).consume(app.id, points);
-        return { allowed: true };
+        await limit.shared.consume(app.id, points);
+        return allowed;
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) {
           return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
         }
-        // Only reached if the insurance limiter itself failed: let the request through rather than fail it.
-        log.error({ err: rejection }, 'rate limiter failed; request allowed');
-        return { allowed: true };
+        // Redis not ready or failing: counted in this process's memory until it is back.
+        return local(limit, points);
       }
     },
     async ready() {

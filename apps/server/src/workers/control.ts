@@ -11,6 +11,8 @@ export interface WorkerData {
   nodeId: string;
   /** Its end of the hub's channel; absent when Redis coordinates the workers. */
   hubPort?: MessagePort | undefined;
+  /** The process's local rate limit counters, shared by every worker (`rateLimitCounters`); absent when limits are off. */
+  rateLimitCounters?: SharedArrayBuffer | undefined;
 }
 
 export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];

@@ -7,6 +7,7 @@ import { AggregatorRegistry, Registry } from 'prom-client';
 import type { Config } from '../config/schema.js';
 import { listenForMetrics, type MetricsListener } from '../metrics-listener.js';
 import { processMetricsRegistry } from '../metrics.js';
+import { rateLimitCounters } from '../rate-limiting/create-rate-limits.js';
 import type { SupervisedDaemon } from '../supervisor.js';
 import { errorText, type FromWorker, type MetricsJson, type ToWorker, type WorkerData } from './control.js';
 import { pickFreePort } from './free-port.js';
@@ -49,6 +50,8 @@ export class WorkerPool implements SupervisedDaemon {
   readonly #options: WorkerPoolOptions;
   readonly #workers: PoolWorker[] = [];
   readonly #hub: ScalerHub | undefined;
+  /** One set of local rate limit counters for every worker, so a limit holds per process, not per worker. */
+  readonly #rateLimitCounters: SharedArrayBuffer | undefined;
   readonly #answers = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   readonly #workersGauge: Registry;
   #nextId = 0;
@@ -61,6 +64,7 @@ export class WorkerPool implements SupervisedDaemon {
   private constructor(options: WorkerPoolOptions) {
     this.#options = options;
     this.#hub = options.config.scaling.enabled ? undefined : createScalerHub();
+    this.#rateLimitCounters = rateLimitCounters(options.config);
     this.#workersGauge = new Registry();
     registerWorkersGauge(this.#workersGauge, options.count);
   }
@@ -90,7 +94,7 @@ export class WorkerPool implements SupervisedDaemon {
     const host = hostname().replace(/[^A-Za-z0-9._-]/g, '').slice(0, 60) || 'node';
     const nodeId = `${host}-${process.pid}-${randomBytes(4).toString('hex')}-w${index}`;
     const channel = this.#hub ? new MessageChannel() : undefined;
-    const data: WorkerData = { index, config, allowUwsFallback, nodeId, hubPort: channel?.port2 };
+    const data: WorkerData = { index, config, allowUwsFallback, nodeId, hubPort: channel?.port2, rateLimitCounters: this.#rateLimitCounters };
     const thread = new Worker(script, { workerData: data, transferList: channel ? [channel.port2] : [], name: `realtime-worker-${index}` });
     if (channel) this.#hub!.attach(channel.port1, nodeId);
     let onExit!: () => void;

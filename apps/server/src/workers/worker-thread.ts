@@ -84,7 +84,7 @@ try {
     scaler,
     allowUwsFallback: data.allowUwsFallback,
     onClusterRestart: () => post({ k: 'cluster-restart' }),
-    worker: { renderMetrics, nodeId: data.nodeId },
+    worker: { renderMetrics, nodeId: data.nodeId, rateLimitCounters: data.rateLimitCounters },
   });
   serve(daemon);
   post({ k: 'ready' });
