@@ -80,10 +80,14 @@ describe('resolveChatConfig', () => {
   });
 
   it('rejects a config that is not an object', () => {
-    expect(messageOf(() => resolveChatConfig('chat', 'https://x/hooks/a/b', {}))).toMatch(/expected an object, got "https/);
-    // A token may hold a quote (the fuzzed secrets property found "'%20Zq…" echoed after the mask).
-    const message = messageOf(() => resolveChatConfig('chat', "https://x/hooks/a/'%20ZqAA0aa00aaA", {}));
-    expect(message).toBe('Invalid config for chat instance "chat": expected an object, got "https://x/hooks/***"');
+    expect(messageOf(() => resolveChatConfig('chat', 42, {}))).toBe('Invalid config for chat instance "chat": expected an object, got number 42');
+    // A string is most likely the webhook itself: never echoed (a token or password may hold a quote or a space,
+    // which the secrets property and the review found echoed past the mask).
+    for (const url of ["https://x/hooks/a/'%20ZqAA0aa00aaA", "https://bot:p'ssw0rd@chat.example.com/hooks/Zq9Id/Secr3tTok3n", 'chat.example.com/hooks/abc/Zq9Secret Tok3n']) {
+      expect(messageOf(() => resolveChatConfig('chat', url, {}))).toBe(
+        'Invalid config for chat instance "chat": expected an object, got a string (to give only the webhook, pass { webhook: "<url>" })',
+      );
+    }
   });
 });
 

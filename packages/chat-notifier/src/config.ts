@@ -151,7 +151,9 @@ export function resolveChatConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ResolvedChatConfig {
   if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) {
-    throw new InvalidChatConfig(`Invalid config for chat instance "${instance}": expected an object, got ${describeMasked(input)}`);
+    // A string here is most likely the webhook URL itself: never echoed, whatever its characters.
+    const got = typeof input === 'string' ? 'a string (to give only the webhook, pass { webhook: "<url>" })' : describeMasked(input);
+    throw new InvalidChatConfig(`Invalid config for chat instance "${instance}": expected an object, got ${got}`);
   }
   const raw = { ...(input as Record<string, unknown> | undefined) };
   const envName = webhookEnvName(instance);

@@ -18,6 +18,13 @@ describe('the masking rule', () => {
     expect(maskUrlsIn("at 'https://h/login' and 'https://h/hooks/id/it's'")).toBe("at 'https://h/login' and 'https://h/hooks/***");
   });
 
+  it("masks userinfo and queries holding a ', and /hooks/ paths without a scheme", () => {
+    expect(maskUrlsIn("proxy http://bob:s3cr'etpass@10.0.0.1:3128 refused")).toBe('proxy http://***@10.0.0.1:3128 refused');
+    expect(maskUrlsIn("https://bot:p'ss@chat.example.com/hooks/id/tok")).toBe('https://***@chat.example.com/hooks/***');
+    expect(maskUrlsIn("see https://h/x?token=ab'cdef123 now")).toBe('see https://h/x?*** now');
+    expect(maskUrlsIn('POST chat.example.com/hooks/abc123/Zq9SecretTokenValue HTTP/1.1')).toBe('POST chat.example.com/hooks/*** HTTP/1.1');
+  });
+
   it('replaces every form of the secret in echoed text, and credential headers', () => {
     const token = 'tok3n/Secr+et=x%2Fy';
     const redactor = Redactor.forWebhook(`https://h/hooks/id/${token}`);

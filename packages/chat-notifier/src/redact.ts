@@ -18,11 +18,14 @@ export const REDACTED = '[redacted]';
 export const SECRET_DROPPED = '[redacted: contained a secret]';
 
 /**
- * A URL ends at whitespace or a quote, except after `/hooks/`: a token may hold
- * `'`, `(`, `)`, `!` and `*` (encodeURIComponent leaves them), so its tail runs
- * to whitespace or a character no URL holds raw.
+ * A URL in free text: a scheme not glued to a preceding word (the lookbehind keeps the scan linear:
+ * with `\b` a long run of `a.a.a…` was tried from every dot, quadratic), then everything up to
+ * whitespace or a character no URL holds raw. A `'` stays in: `encodeURIComponent` leaves `'`, `(`,
+ * `)`, `!` and `*` raw, so a token or a password may hold them, and a URL cut there leaked the rest.
  */
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/(?:[^\s"'<>`]*?\/hooks\/[^\s"<>`]*|[^\s"'<>`]+)/gi;
+const URL_IN_TEXT = /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s"<>`]+/gi;
+/** A webhook path without a scheme (`chat.example.com/hooks/<id>/<token>`, an echoed request line). */
+const HOOKS_PATH_IN_TEXT = /\/hooks\/[^\s"<>`]+/gi;
 const HOOKS = /\/hooks\//i;
 /**
  * Secret forms at least this long are replaced with `***` wherever they occur.
@@ -57,9 +60,9 @@ export function maskUrl(url: string): string {
   return `${scheme}${rest}${tail}`;
 }
 
-/** Masks every URL found in free text. */
+/** Masks every URL found in free text, and every `/hooks/` path. */
 export function maskUrlsIn(text: string): string {
-  return text.replace(URL_IN_TEXT, (url) => maskUrl(url));
+  return text.replace(URL_IN_TEXT, (url) => maskUrl(url)).replace(HOOKS_PATH_IN_TEXT, `/hooks/${MASK}`);
 }
 
 /**
