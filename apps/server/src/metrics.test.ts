@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp, createStaticAppProvider, RealtimeServer } from '@org/protocol';
-import { createMetrics } from './metrics.js';
+import { Gauge, Registry } from 'prom-client';
+import { createMetrics, exposition } from './metrics.js';
 
 const scalerStats = {
   outboxMessages: 0, outboxBytes: 0, outboxDropped: 0, droppedMessages: 0, missedMessages: 0, duplicateMessages: 0, invalidMessages: 0,
@@ -91,5 +92,17 @@ describe('metrics', () => {
     expect(body).toContain('realtime_http_requests_total{app_id="none",method="OTHER",status="405"} 50');
     metrics.recordHttp('a1', 'POST', 200);
     expect((await metrics.render()).body).toContain('realtime_http_requests_total{app_id="a1",method="POST",status="200"} 3');
+  });
+});
+
+describe('exposition', () => {
+  it('writes a NaN value as NaN, the exposition format\'s spelling (prom-client writes Nan, which strict parsers refuse)', async () => {
+    const registry = new Registry();
+    new Gauge({ name: 'realtime_test_mean_seconds', help: 'a mean of no samples', registers: [registry] }).set(Number.NaN);
+    new Gauge({ name: 'realtime_test_named_nan', help: 'a help text that ends in Nan', registers: [registry] }).set(1);
+    const { body } = await exposition(registry);
+    expect(body).toMatch(/^realtime_test_mean_seconds NaN$/m);
+    expect(body).toContain('# HELP realtime_test_named_nan a help text that ends in Nan\n');
+    expect(body).toMatch(/^realtime_test_named_nan 1$/m);
   });
 });

@@ -62,6 +62,15 @@ const gaugesNamedTotal = ['nodejs_active_handles_total', 'nodejs_active_requests
 
 let processMetrics: Registry | undefined;
 
+/**
+ * A registry in the text exposition format. prom-client writes a NaN value as `Nan` (an event-loop
+ * delay with no sample since the previous scrape); the format says `NaN`, and strict parsers refuse the other.
+ */
+export async function exposition(registry: Registry): Promise<{ contentType: string; body: string }> {
+  const body = await registry.metrics();
+  return { contentType: registry.contentType, body: body.includes(' Nan') ? body.replace(/^([^#\n].*) Nan$/gm, '$1 NaN') : body };
+}
+
 /** The process's default metrics (`realtime_process_*`, `realtime_nodejs_*`), made once per process. */
 export const processMetricsRegistry = (): Registry => defaultMetrics();
 
@@ -233,8 +242,8 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     },
     /** Pass to `createWebhooks({ observer })`. */
     webhookObserver,
-    async render(): Promise<{ contentType: string; body: string }> {
-      return { contentType: registry.contentType, body: await registry.metrics() };
+    render(): Promise<{ contentType: string; body: string }> {
+      return exposition(registry);
     },
   };
 }

@@ -23,6 +23,9 @@ const KINDS: readonly RateLimitKind[] = ['backend_events', 'read'];
 /** How long a start waits for the rate limiter's Redis before going on with per-node limits. */
 const startupWaitMs = 2_000;
 
+/** A Redis that answers no consume within this counts as unreachable: the request is counted in memory instead of waiting. */
+const redisAnswerMs = 1_000;
+
 /**
  * One counter per configured app and kind, and one pair for any other app id
  * (the engine serves only configured apps): the buffer `rateLimitCounters`
@@ -63,14 +66,23 @@ export function createRateLimits(config: Config, log: Logger, options: RateLimit
   const settings = config.rate_limiter;
   if (!settings.enabled) return undefined;
 
-  // An outage is logged once when it starts and once when it ends, from the client's own events.
+  // An outage is logged once when it starts and once when it ends. It starts when the connection
+  // closes, or when a consume fails or goes unanswered (a stalled or read-only Redis keeps its
+  // connection); while it lasts, requests are counted in memory at once and one probe at a time
+  // asks Redis, so a stalled Redis holds no request and piles up no commands.
   let degraded = false;
-  const markDegraded = () => {
+  const markDegraded = (reason: string, err?: unknown) => {
     if (degraded) return;
     degraded = true;
-    log.warn({}, 'rate limiter: Redis unreachable, limiting in this process\'s memory until it is back');
+    log.warn({ reason, ...(err ? { err } : {}) }, 'rate limiter: Redis unreachable, limiting in this process\'s memory until it is back');
+  };
+  const markBack = () => {
+    if (!degraded) return;
+    degraded = false;
+    log.info({}, 'rate limiter: Redis is back, limits are shared again');
   };
 
+  const onClose = () => markDegraded('connection closed');
   let redis: Redis | Cluster | undefined;
   let connected: Promise<unknown> = Promise.resolve();
   if (settings.driver === 'redis') {
@@ -78,12 +90,8 @@ export function createRateLimits(config: Config, log: Logger, options: RateLimit
     // A cluster named in the shared `redis` section (or the limiter's own) is one, cluster_mode or not.
     redis = settings.cluster_mode || connection.cluster ? createRedisCluster(connection) : createRedisClient(connection);
     redis.on('error', () => {}); // reported through 'close' below, not once per reconnect attempt
-    redis.on('close', markDegraded);
-    redis.on('ready', () => {
-      if (!degraded) return;
-      degraded = false;
-      log.info({}, 'rate limiter: Redis is back, limits are shared again');
-    });
+    redis.on('close', onClose);
+    redis.on('ready', markBack);
     connected = redis.connect().catch(() => {});
   }
 
@@ -115,20 +123,43 @@ export function createRateLimits(config: Config, log: Logger, options: RateLimit
   const refused: RateLimitDecision = { allowed: false, retryAfterSeconds: 1 };
   const allowed: RateLimitDecision = { allowed: true };
   const local = (limit: Limit, points: number): RateLimitDecision => (counters.tryConsume(limit.slot, points, limit.points) ? allowed : refused);
+  // While degraded: one consume at a time sent to Redis in the background; any answer from it (allowed or refused) ends the outage.
+  let probing = false;
+  const probe = (shared: RateLimiterRedis, key: string, points: number) => {
+    if (probing) return;
+    probing = true;
+    shared
+      .consume(key, points)
+      .then(markBack, (rejection: unknown) => {
+        if (rejection instanceof RateLimiterRes) markBack();
+      })
+      .finally(() => (probing = false));
+  };
 
   return {
     async consume(app, kind, points) {
       const limit = (byApp.get(app.id) ?? others)[kind];
-      if (!limit.shared) return local(limit, points);
+      const shared = limit.shared;
+      if (!shared) return local(limit, points);
+      if (degraded) {
+        probe(shared, app.id, points);
+        return local(limit, points);
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const unanswered = new Promise<'unanswered'>((resolve) => (timer = setTimeout(resolve, redisAnswerMs, 'unanswered')));
       try {
-        await limit.shared.consume(app.id, points);
-        return allowed;
+        if ((await Promise.race([shared.consume(app.id, points), unanswered])) !== 'unanswered') return allowed;
+        markDegraded(`no answer within ${redisAnswerMs} ms`);
+        return local(limit, points);
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) {
           return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
         }
-        // Redis not ready or failing: counted in this process's memory until it is back.
+        // Not connected, or an error answer (READONLY, OOM…): counted in this process's memory until it is back.
+        markDegraded('error', rejection);
         return local(limit, points);
+      } finally {
+        clearTimeout(timer);
       }
     },
     async ready() {
@@ -136,10 +167,10 @@ export function createRateLimits(config: Config, log: Logger, options: RateLimit
       const waited = new Promise((resolve) => (timer = setTimeout(resolve, startupWaitMs)));
       await Promise.race([connected, waited]);
       clearTimeout(timer);
-      if (redis && redis.status !== 'ready') markDegraded();
+      if (redis && redis.status !== 'ready') markDegraded('not connected at start');
     },
     async close() {
-      redis?.off('close', markDegraded); // closing on purpose is no outage
+      redis?.off('close', onClose); // closing on purpose is no outage
       redis?.disconnect();
     },
   };

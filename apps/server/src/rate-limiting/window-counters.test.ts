@@ -38,10 +38,25 @@ describe('WindowCounters', () => {
     expect(counters.tryConsume(0, MAX_POINTS_PER_WINDOW + 1, Number.MAX_SAFE_INTEGER, at(9))).toBe(false);
   });
 
-  it('counts a clock before 2025 from 2025 without wrapping', () => {
+  it('counts a spend whose clock was read just before another thread opened the window in that window', () => {
+    // The race the review found: a thread read the clock at 10.999 s, another opened a window at 11.000 s and
+    // spent the limit; the late thread must not take the window for a clock stepped back and reset it.
     const counters = new WindowCounters(1);
-    expect(counters.tryConsume(0, 2, 2, 0)).toBe(true);
-    expect(counters.tryConsume(0, 1, 2, -5_000)).toBe(false);
+    expect(counters.tryConsume(0, 3, 3, at(10))).toBe(true);
+    expect(counters.tryConsume(0, 3, 3, at(11))).toBe(true);
+    expect(counters.tryConsume(0, 1, 3, at(10, 999))).toBe(false);
+    expect(counters.tryConsume(0, 1, 3, at(10, 1))).toBe(false);
+    expect(counters.tryConsume(0, 1, 3, at(10))).toBe(true); // a full window back: the clock stepped back, a new window
+  });
+
+  it('works with any clock: before 1970, before 2025, after 2059, and across the wrap of its 40-bit clock', () => {
+    for (const base of [-5_000_000, 0, Date.UTC(2024, 0, 1), Date.UTC(2060, 0, 1), Date.UTC(2200, 0, 1), 2 ** 40 - 500, 2 ** 41 - 1]) {
+      const counters = new WindowCounters(1);
+      expect([1, 2, 3].map(() => counters.tryConsume(0, 1, 2, base)), String(base)).toEqual([true, true, false]);
+      expect(counters.tryConsume(0, 1, 2, base + 999), String(base)).toBe(false);
+      expect([1, 2, 3].map(() => counters.tryConsume(0, 1, 2, base + 1_000)), String(base)).toEqual([true, true, false]);
+      expect([1, 2, 3].map(() => counters.tryConsume(0, 1, 2, base + 10_000)), String(base)).toEqual([true, true, false]);
+    }
   });
 
   it('refuses a shared buffer of the wrong size', () => {
@@ -57,14 +72,14 @@ describe('WindowCounters', () => {
       advanceMs: fc.oneof(fc.integer({ min: 0, max: 400 }), fc.integer({ min: -5_000, max: 100_000 })),
     });
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 200 }), fc.integer({ min: 0, max: 20 * 365 * 86_400 }), (steps, startSecond) => {
+      fc.property(fc.array(step, { maxLength: 200 }), fc.integer({ min: -100 * 365 * 86_400, max: 100 * 365 * 86_400 }), (steps, startSecond) => {
         const counters = new WindowCounters(4);
         const model = new Map<number, { start: number; spent: number }>();
         let now = at(startSecond);
         for (const { slot, points, limit, advanceMs } of steps) {
           now += advanceMs;
           const window = model.get(slot);
-          const open = window !== undefined && now >= window.start && now - window.start < 1_000;
+          const open = window !== undefined && Math.abs(now - window.start) < 1_000;
           const spent = open ? window.spent : 0;
           const fits = spent + points <= limit;
           if (fits) model.set(slot, { start: open ? window.start : now, spent: spent + points });

@@ -6,16 +6,25 @@
  * process rather than once per worker.
  *
  * One slot is one 64-bit word, updated by compare-and-swap (no lock; a spend
- * is a few atomic operations): the window's start in the high 40 bits (ms
- * since EPOCH_MS, good until 2059) and the points spent in it in the low 24.
+ * is a few atomic operations): the window's start in the high 40 bits and the
+ * points spent in it in the low 24. The start is the clock in ms modulo 2^40
+ * (about 35 years), compared by difference only, so any clock works, before
+ * 1970 or after the wrap.
  */
 const START_BITS = 24n;
 const SPENT_MASK = (1n << START_BITS) - 1n;
-/** 2025-01-01T00:00:00Z: a clock before it counts from it. */
-const EPOCH_MS = 1_735_689_600_000;
-const WINDOW_MS = 1_000;
+const CLOCK_BITS = 40n;
+const CLOCK_MASK = (1n << CLOCK_BITS) - 1n;
+const HALF_CLOCK = 1n << (CLOCK_BITS - 1n);
+const WINDOW_MS = 1_000n;
 /** The most points one window can count: a higher limit is this one (no process serves 16.7M points a second). */
 export const MAX_POINTS_PER_WINDOW = Number(SPENT_MASK);
+
+/** `now - start` on the 40-bit clock, as a signed difference. */
+function sinceStart(now: bigint, start: bigint): bigint {
+  const difference = (now - start) & CLOCK_MASK;
+  return difference >= HALF_CLOCK ? difference - (1n << CLOCK_BITS) : difference;
+}
 
 export class WindowCounters {
   readonly #words: BigUint64Array;
@@ -41,15 +50,18 @@ export class WindowCounters {
   tryConsume(slot: number, points: number, limit: number, nowMs: number = Date.now()): boolean {
     const cap = Math.min(limit, MAX_POINTS_PER_WINDOW);
     if (points > cap) return false;
-    const now = Math.max(0, Math.floor(nowMs) - EPOCH_MS);
+    const now = BigInt(Math.floor(nowMs)) & CLOCK_MASK;
     for (;;) {
       const word = Atomics.load(this.#words, slot);
-      const start = Number(word >> START_BITS);
-      // A window ended, never opened (start 0 with nothing spent), or ahead of a clock that stepped back: a new one opens now.
-      const open = word !== 0n && now >= start && now - start < WINDOW_MS;
+      const start = word >> START_BITS;
+      // Open while less than a window from its start either way: a thread whose clock was read just
+      // before another thread opened the window sees a start slightly ahead of it, and must count in
+      // that window, not reset it. Only a clock stepped back by more than a window opens a new one.
+      const since = sinceStart(now, start);
+      const open = word !== 0n && since < WINDOW_MS && since > -WINDOW_MS;
       const spent = open ? Number(word & SPENT_MASK) : 0;
       if (spent + points > cap) return false;
-      const next = (BigInt(open ? start : now) << START_BITS) | BigInt(spent + points);
+      const next = ((open ? start : now) << START_BITS) | BigInt(spent + points);
       if (Atomics.compareExchange(this.#words, slot, word, next) === word) return true;
     }
   }

@@ -6,13 +6,13 @@ import { createScalerHub, type ScalerHub } from '@org/protocol/threads';
 import { AggregatorRegistry, Registry } from 'prom-client';
 import type { Config } from '../config/schema.js';
 import { listenForMetrics, type MetricsListener } from '../metrics-listener.js';
-import { processMetricsRegistry } from '../metrics.js';
+import { exposition, processMetricsRegistry } from '../metrics.js';
 import { rateLimitCounters } from '../rate-limiting/create-rate-limits.js';
 import type { SupervisedDaemon } from '../supervisor.js';
 import { errorText, type FromWorker, type MetricsJson, type ToWorker, type WorkerData } from './control.js';
 import { pickFreePort } from './free-port.js';
 import { holdPort } from './port-lock.js';
-import { registerWorkersGauge } from './workers-metric.js';
+import { registerHubMetrics, registerWorkersGauge } from './workers-metric.js';
 
 export interface WorkerPoolOptions {
   config: Config;
@@ -53,7 +53,7 @@ export class WorkerPool implements SupervisedDaemon {
   /** One set of local rate limit counters for every worker, so a limit holds per process, not per worker. */
   readonly #rateLimitCounters: SharedArrayBuffer | undefined;
   readonly #answers = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  readonly #workersGauge: Registry;
+  readonly #mainThreadMetrics: Registry;
   #nextId = 0;
   #port = 0;
   #stopping: Promise<void> | undefined;
@@ -65,8 +65,9 @@ export class WorkerPool implements SupervisedDaemon {
     this.#options = options;
     this.#hub = options.config.scaling.enabled ? undefined : createScalerHub();
     this.#rateLimitCounters = rateLimitCounters(options.config);
-    this.#workersGauge = new Registry();
-    registerWorkersGauge(this.#workersGauge, options.count);
+    this.#mainThreadMetrics = new Registry();
+    registerWorkersGauge(this.#mainThreadMetrics, options.count);
+    if (this.#hub) registerHubMetrics(this.#mainThreadMetrics, this.#hub.stats);
   }
 
   /** Starts `count` workers, each with its daemon built and not listening yet. */
@@ -262,7 +263,6 @@ export class WorkerPool implements SupervisedDaemon {
       timer = setTimeout(() => reject(new Error(`a worker did not answer /metrics within ${metricsTimeoutMs} ms`)), metricsTimeoutMs).unref();
     });
     const perWorker = await Promise.race([Promise.all(this.#workers.map((worker) => this.#ask<MetricsJson>(worker, (id) => ({ k: 'metrics', id })))), timeout]).finally(() => clearTimeout(timer));
-    const registry = Registry.merge([AggregatorRegistry.aggregate(perWorker), processMetricsRegistry(), this.#workersGauge]);
-    return { contentType: registry.contentType, body: await registry.metrics() };
+    return exposition(Registry.merge([AggregatorRegistry.aggregate(perWorker), processMetricsRegistry(), this.#mainThreadMetrics]));
   }
 }
