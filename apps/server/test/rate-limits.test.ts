@@ -67,9 +67,15 @@ describe('rate limits, driver local', () => {
     await sleep(200);
     expect(listener.received.filter((frame) => frame.event === 'tick')).toEqual([]);
 
+    // A trigger costing more than the whole limit can never pass: no Retry-After, a message that says so.
+    const never = await trigger(daemon, triggers, ['a', 'b', 'c', 'd']);
+    expect(never.status).toBe(429);
+    expect(never.headers.get('retry-after')).toBeNull();
+    expect(await never.json()).toEqual({ error: 'this request costs 4 points, more than the 3 a second the limit allows; split it', code: 429 });
+
     // The official SDK surfaces the refusal as an error with the status.
     await expect(backend(daemon, triggers).trigger('late', 'tick', {})).rejects.toMatchObject({ status: 429 });
-    expect(await metric(daemon, triggers, 'backend_events')).toBe(2);
+    expect(await metric(daemon, triggers, 'backend_events')).toBe(3);
 
     // The next window admits triggers again, and they are delivered.
     await sleep(1_100);

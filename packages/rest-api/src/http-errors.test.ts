@@ -120,6 +120,16 @@ describe('rate limiting', () => {
     expect(refusedRead.status).toBe(429);
   });
 
+  it('answers a request costing more than the whole limit with a 429 that says so, without Retry-After', async () => {
+    const fixture = await start({ rateLimit: (_app, _kind, points) => Promise.resolve(points > 2 ? { allowed: false, limit: 2 } : { allowed: true }) });
+    const socket = await fixture.subscriber('a');
+    const refused = await signedFetch(fixture.baseUrl, { method: 'POST', path: '/apps/app-1/events', body: JSON.stringify({ name: 'e', data: 'x', channels: ['a', 'b', 'c'] }) });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBeNull();
+    expect(await refused.json()).toEqual({ error: 'this request costs 3 points, more than the 2 a second the limit allows; split it', code: 429 });
+    expect(socket.events('e')).toEqual([]);
+  });
+
   it('does not charge the limiter for requests that fail validation or authentication', async () => {
     let calls = 0;
     const { baseUrl } = await start({ rateLimit: () => (calls++, Promise.resolve({ allowed: true })) });

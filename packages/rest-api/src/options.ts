@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { PusherApiError } from './errors.js';
 
 export type RateLimitKind = 'backend_events' | 'read';
-export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/**
+ * A rate limiter's answer. `limit` on a refusal says the request alone costs more points than the
+ * limit allows in a window: it can never pass, so it is refused without `Retry-After`.
+ */
+export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number } | { allowed: false; limit: number };
 
 export interface ResponseInfo {
   /** The app of the request, once resolved from the path. */

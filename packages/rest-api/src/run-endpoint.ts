@@ -37,7 +37,11 @@ export function runEndpoint(config: ResolvedOptions, endpoint: ApiRoute, call: E
   });
   const { rateLimit } = config;
   if (!prepared.cost || !rateLimit) return prepared.run();
-  return rateLimit(app, prepared.cost.kind, prepared.cost.points).then((decision) => {
+  const { kind, points } = prepared.cost;
+  return rateLimit(app, kind, points).then((decision) => {
+    if (!decision.allowed && 'limit' in decision) {
+      throw new PusherApiError('RATE_LIMITED', `this request costs ${points} points, more than the ${decision.limit} a second the limit allows; split it`);
+    }
     if (!decision.allowed) {
       // Whole seconds, at least 1: Retry-After has no fractions and 0 invites a retry storm.
       const retryAfterSeconds = Number.isFinite(decision.retryAfterSeconds) ? Math.max(1, Math.ceil(decision.retryAfterSeconds)) : 1;

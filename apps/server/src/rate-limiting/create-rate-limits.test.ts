@@ -41,6 +41,13 @@ describe('HTTP API rate limits', () => {
     await limits.close();
   });
 
+  it('refuses a request costing more than the whole allowance with the limit, not a time to wait', async () => {
+    const limits = createRateLimits(configSchema.parse({ rate_limiter: { enabled: true, max_backend_events_per_second: 3 } }), silentLogger)!;
+    expect(await limits.consume(appOf('x'), 'backend_events', 4)).toEqual({ allowed: false, limit: 3 });
+    expect(await limits.consume(appOf('x'), 'backend_events', 3)).toEqual({ allowed: true }); // and it spent nothing
+    await limits.close();
+  });
+
   it('is off unless enabled', () => {
     expect(createRateLimits(configSchema.parse({}), silentLogger)).toBeUndefined();
   });

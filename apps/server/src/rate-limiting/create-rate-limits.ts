@@ -4,7 +4,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config/schema.js';
 import { createRedisClient, createRedisCluster, resolveRedisConnection } from '../scaling/redis-connection.js';
-import { WindowCounters } from './window-counters.js';
+import { MAX_POINTS_PER_WINDOW, WindowCounters } from './window-counters.js';
 
 export interface RateLimits {
   /** For `@org/rest-api`'s `rateLimit` option: one point per channel of a trigger, one per read. */
@@ -139,6 +139,8 @@ export function createRateLimits(config: Config, log: Logger, options: RateLimit
   return {
     async consume(app, kind, points) {
       const limit = (byApp.get(app.id) ?? others)[kind];
+      // More than a whole window's allowance can never pass: say so rather than invite a retry.
+      if (points > Math.min(limit.points, MAX_POINTS_PER_WINDOW)) return { allowed: false, limit: Math.min(limit.points, MAX_POINTS_PER_WINDOW) };
       const shared = limit.shared;
       if (!shared) return local(limit, points);
       if (degraded) {
