@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { Cluster } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { processAlive } from './process-alive.js';
 import { startRedisCluster } from './redis-cluster.js';
@@ -25,8 +24,15 @@ describe.skipIf(!installed)('startRedisCluster', () => {
     } finally {
       client.disconnect();
     }
-    const pidOf = (port: number) => Number(/process_id:(\d+)/.exec(execFileSync('redis-cli', ['-p', String(port), 'info', 'server']).toString())![1]);
-    const pids = cluster.ports.map(pidOf);
+    const pidOf = async (port: number) => {
+      const node = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 0 });
+      try {
+        return Number(/process_id:(\d+)/.exec(await node.info('server'))![1]);
+      } finally {
+        node.disconnect();
+      }
+    };
+    const pids = await Promise.all(cluster.ports.map(pidOf));
     await cluster.stop();
     for (const pid of pids) expect(processAlive(pid)).toBe(false);
     await cluster.stop(); // a second stop is a no-op
