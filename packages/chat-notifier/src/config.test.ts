@@ -79,6 +79,15 @@ describe('resolveChatConfig', () => {
     expect(resolveChatConfig('chat', { webhook: WEBHOOK, retry: { retries: 1, statuses: [500] } }, {}).retry).toMatchObject({ retries: 1, statuses: [500], min_delay: 0.5 });
   });
 
+  it('never shows part of a proxy password, whatever it holds (?, #, a space or a quote in a long one)', () => {
+    const long = `S3cretPassw0rd-${'Q'.repeat(70)}-END`;
+    for (const proxy of ['http://user:Sup3rS3cret#x9@proxy.example:3128', 'http://user:Pa55w0rd?q1@proxy.example:3128', `http://user:${long} x%zz@proxy.example:3128`, `http://user:${long}"x%zz@proxy.example:3128`]) {
+      const message = messageOf(() => resolveChatConfig('chat', { webhook: WEBHOOK, proxy }, {}));
+      expect(message).toMatch(/^Invalid config for chat instance "chat": proxy: /);
+      for (const part of ['Sup3rS3cret', 'Pa55w0rd', 'S3cretPassw0rd', 'QQQQQQ']) expect(message, proxy).not.toContain(part);
+    }
+  });
+
   it('rejects a config that is not an object', () => {
     expect(messageOf(() => resolveChatConfig('chat', 42, {}))).toBe('Invalid config for chat instance "chat": expected an object, got number 42');
     // A string is most likely the webhook itself: never echoed (a token or password may hold a quote or a space,

@@ -180,7 +180,7 @@ export function resolveChatConfig(
     // The webhook carries the token and header values often carry credentials:
     // never echo them. Anything else is echoed with URLs masked (a proxy's password).
     const secretish = key === 'webhook' || key === 'headers' || key.startsWith('headers.');
-    const got = secretish ? '' : ` (got ${redactor.text(describeMasked(valueAt(raw, issue.path)))})`;
+    const got = secretish ? '' : ` (got ${redactor.text(describeMasked(valueAt(raw, issue.path), redactor))})`;
     // A message from inside a nested schema (a union's branch) may not say which key it is about.
     const named = key === '' || issue.message.startsWith(`${key}:`) || issue.message.startsWith(`${issue.path[0]?.toString()}:`) ? issue.message : `${key}: ${issue.message}`;
     return `${named}${got}`;
@@ -232,9 +232,14 @@ function assertReadableFile(instance: string, path: string): void {
   }
 }
 
-/** describe(), with any URL in a string masked first (before describe() truncates it). */
-function describeMasked(value: unknown): string {
-  return describe(typeof value === 'string' ? maskUrlsIn(value) : value);
+/**
+ * describe(), with any URL in a string masked and, given a redactor, its secrets cut out first:
+ * describe() truncates, and a secret cut in half by it would no longer be found.
+ */
+function describeMasked(value: unknown, redactor?: Redactor): string {
+  if (typeof value !== 'string') return describe(value);
+  const masked = maskUrlsIn(value);
+  return describe(redactor ? redactor.text(masked) : masked);
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');

@@ -25,6 +25,28 @@ describe('the masking rule', () => {
     expect(maskUrlsIn('POST chat.example.com/hooks/abc123/Zq9SecretTokenValue HTTP/1.1')).toBe('POST chat.example.com/hooks/*** HTTP/1.1');
   });
 
+  it('masks a password holding ?, # or / and finds URLs whose scheme is glued to a word or a digit (review round 2)', () => {
+    expect(maskUrl('http://user:Sup3rS3cret#x9@proxy.example:3128')).toBe('http://***@proxy.example:3128');
+    expect(maskUrl('http://user:Pa55w0rd?q1@proxy.example:3128')).toBe('http://***@proxy.example:3128');
+    expect(maskUrlsIn('retry#2-https://deploy:hunter2hunter@proxy.example/x')).toBe('retry#2-https://***@proxy.example/x');
+    expect(maskUrlsIn('(1.https://h/x?access_token=abcdef123456)')).toBe('(1.https://h/x?***');
+    expect(maskUrlsIn('no scheme ://here, a.b.c://x@y and tail')).toBe('no scheme ://here, a.b.c://***@y and tail');
+    // A file path with one segment after hooks/ is not a webhook.
+    expect(maskUrlsIn('see docs/hooks/README.md, line 3')).toBe('see docs/hooks/README.md, line 3');
+  });
+
+  it('finds a secret base64-encoded inside a longer base64 text, at every alignment', () => {
+    for (const host of ['chat.example.com', 'chat.example.co', 'chat.example.c']) {
+      const webhook = `https://${host}/hooks/AbCdEfGhIjKlMnOpQ/T0kenT0kenT0kenT0ken`;
+      const redactor = Redactor.forWebhook(webhook);
+      for (const echo of [webhook, 'POST /hooks/AbCdEfGhIjKlMnOpQ/T0kenT0kenT0kenT0ken HTTP/1.1', `{"url":"${webhook}"}`]) {
+        const masked = redactor.text(`request id ${Buffer.from(echo).toString('base64')}`);
+        const recovered = masked.split(/\*\*\*|\s/).map((part) => Buffer.from(part, 'base64').toString('latin1')).join('');
+        expect(recovered, `${host}: ${echo}`).not.toContain('T0kenT0ken');
+      }
+    }
+  });
+
   it('replaces every form of the secret in echoed text, and credential headers', () => {
     const token = 'tok3n/Secr+et=x%2Fy';
     const redactor = Redactor.forWebhook(`https://h/hooks/id/${token}`);

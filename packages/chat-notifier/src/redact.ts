@@ -17,15 +17,12 @@ export const REDACTED = '[redacted]';
 /** Replaces a whole echoed text that holds a secret too short to be masked inside it. */
 export const SECRET_DROPPED = '[redacted: contained a secret]';
 
-/**
- * A URL in free text: a scheme not glued to a preceding word (the lookbehind keeps the scan linear:
- * with `\b` a long run of `a.a.a…` was tried from every dot, quadratic), then everything up to
- * whitespace or a character no URL holds raw. A `'` stays in: `encodeURIComponent` leaves `'`, `(`,
- * `)`, `!` and `*` raw, so a token or a password may hold them, and a URL cut there leaked the rest.
- */
-const URL_IN_TEXT = /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s"<>`]+/gi;
-/** A webhook path without a scheme (`chat.example.com/hooks/<id>/<token>`, an echoed request line). */
-const HOOKS_PATH_IN_TEXT = /\/hooks\/[^\s"<>`]+/gi;
+/** Characters a URL in free text ends at: whitespace, and those no URL holds raw. A `'` does not end it: `encodeURIComponent` leaves `'()!*` raw, so a token or a password may hold them. */
+const URL_END = /[\s"<>`]/;
+const SCHEME_CHAR = /[a-z0-9+.-]/i;
+const LETTER = /[a-z]/i;
+/** A webhook path without a scheme (`chat.example.com/hooks/<id>/<token>`, an echoed request line): two segments, as a webhook has. */
+const HOOKS_PATH_IN_TEXT = /\/hooks\/[^\s"<>`/]+\/[^\s"<>`]+/gi;
 const HOOKS = /\/hooks\//i;
 /**
  * Secret forms at least this long are replaced with `***` wherever they occur.
@@ -36,13 +33,17 @@ const MIN_SECRET_LENGTH = 6;
 
 /**
  * `https://user:pw@chat.example.com/hooks/id/token?x=1` → `https://***@chat.example.com/hooks/***`.
- * Works on malformed URLs too (a password holding `/` or `@`): everything after
- * `/hooks/` goes first, then the query, then everything up to the last `@`.
+ * Works on malformed URLs too (a password holding `/`, `?`, `#` or `@`): everything up to the
+ * last `@` goes first (an `@` in a query then hides the host too: safe, if less readable), then
+ * everything after `/hooks/`, then the query.
  */
 export function maskUrl(url: string): string {
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0];
   if (!scheme) return MASK;
   let rest = url.slice(scheme.length);
+  const at = rest.lastIndexOf('@');
+  const userinfo = at >= 0 ? `${MASK}@` : '';
+  if (at >= 0) rest = rest.slice(at + 1);
   let tail = '';
   const hooks = HOOKS.exec(rest);
   if (hooks) {
@@ -55,14 +56,28 @@ export function maskUrl(url: string): string {
       tail = `?${MASK}`;
     }
   }
-  const at = rest.lastIndexOf('@');
-  if (at >= 0) rest = `${MASK}@${rest.slice(at + 1)}`;
-  return `${scheme}${rest}${tail}`;
+  return `${scheme}${userinfo}${rest}${tail}`;
 }
 
 /** Masks every URL found in free text, and every `/hooks/` path. */
 export function maskUrlsIn(text: string): string {
-  return text.replace(URL_IN_TEXT, (url) => maskUrl(url)).replace(HOOKS_PATH_IN_TEXT, `/hooks/${MASK}`);
+  // Found from each `://`, its scheme read backwards: one pass (a regex trying a scheme at every
+  // position took quadratic time on long runs of `a.a.a…`), and a scheme glued to a word or a
+  // digit (`retry#2-https://…`) is still found.
+  let out = '';
+  let done = 0;
+  for (let separator = text.indexOf('://'); separator >= 0; separator = text.indexOf('://', separator + 3)) {
+    if (separator < done) continue;
+    let start = separator;
+    while (start > done && SCHEME_CHAR.test(text[start - 1]!)) start--;
+    while (start < separator && !LETTER.test(text[start]!)) start++;
+    if (start === separator) continue;
+    let end = separator + 3;
+    while (end < text.length && !URL_END.test(text[end]!)) end++;
+    out += text.slice(done, start) + maskUrl(text.slice(start, end));
+    done = end;
+  }
+  return (out + text.slice(done)).replace(HOOKS_PATH_IN_TEXT, `/hooks/${MASK}`);
 }
 
 /**
@@ -183,7 +198,8 @@ export function userinfoSecrets(url: unknown): { secrets: string[]; maskOnly: st
 /** Userinfo of a URL (`user:password`), raw, read loosely (up to the last `@`); undefined when it has none. */
 function urlUserinfo(url: unknown): string | undefined {
   if (typeof url !== 'string') return undefined;
-  const match = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^?#]*)@/i.exec(url);
+  // Up to the last `@`: a password may hold `?`, `#`, `/` or `@` (it is what makes the URL invalid, and then echoed).
+  const match = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(.*)@/is.exec(url);
   return match?.[1] || undefined;
 }
 
@@ -208,8 +224,26 @@ function secretForms(secret: string): string[] {
     forms.add(base64);
     forms.add(base64.replace(/=+$/, ''));
     forms.add(Buffer.from(value, 'utf8').toString('base64url'));
+    for (const embedded of base64Embedded(value)) forms.add(embedded);
   }
   return [...forms];
+}
+
+/**
+ * The secret's base64 inside a longer base64 text (a whole URL or request line encoded): its bytes
+ * start at any offset modulo 3, and each alignment encodes them differently. Kept: the characters
+ * that depend on the secret alone, not on its neighbours, when at least 8 long (shorter ones would
+ * turn up in unrelated base64 by chance).
+ */
+function base64Embedded(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const forms: string[] = [];
+  for (const offset of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const stable = encoded.slice(offset === 0 ? 0 : 4, 4 * Math.floor((offset + bytes.length) / 3));
+    if (stable.length >= 8) forms.push(stable, stable.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms;
 }
 
 /** HTML-escaped, with the usual spellings of `/` and `'` (the regex ignores case, so `&#X2F;` is covered too). */
