@@ -99,12 +99,15 @@ export function createRateLimits(config: Config, log: Logger, options: RateLimit
   interface Limit {
     readonly slot: number;
     readonly points: number;
+    /** The most one request may cost and still pass some window (the counters cap a limit at 24 bits). */
+    readonly capacity: number;
     readonly shared: RateLimiterRedis | undefined;
   }
   const limits = (index: number, allowance: Record<RateLimitKind, number>): Record<RateLimitKind, Limit> => {
     const limit = (kind: RateLimitKind): Limit => ({
       slot: index * KINDS.length + KINDS.indexOf(kind),
       points: allowance[kind],
+      capacity: Math.min(allowance[kind], MAX_POINTS_PER_WINDOW),
       // No insurance limiter: a Redis failure falls back to `counters` below, which every worker shares.
       shared: redis ? new RateLimiterRedis({ points: allowance[kind], duration: 1, keyPrefix: `realtime:rate:${kind}`, storeClient: redis, rejectIfRedisNotReady: true }) : undefined,
     });
@@ -140,7 +143,7 @@ export function createRateLimits(config: Config, log: Logger, options: RateLimit
     async consume(app, kind, points) {
       const limit = (byApp.get(app.id) ?? others)[kind];
       // More than a whole window's allowance can never pass: say so rather than invite a retry.
-      if (points > Math.min(limit.points, MAX_POINTS_PER_WINDOW)) return { allowed: false, limit: Math.min(limit.points, MAX_POINTS_PER_WINDOW) };
+      if (points > limit.capacity) return { allowed: false, limit: limit.capacity };
       const shared = limit.shared;
       if (!shared) return local(limit, points);
       if (degraded) {
