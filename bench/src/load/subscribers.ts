@@ -1,6 +1,6 @@
 import { connectMany, PusherClient, type Endpoint } from './pusher-client.js';
 import { readSentAt } from './events.js';
-import { LatencySamples } from '../measure/stats.js';
+import { LatencySamples, sleep } from '../measure/stats.js';
 import { benchApp } from './signing.js';
 
 /** Counts every delivered frame; probe sockets also record trigger -> receipt latency. */
@@ -33,6 +33,16 @@ export interface SubscriberGroup {
   /** Clients the server closed (e.g. for backpressure) since they subscribed. */
   closedCount(): number;
   closeAll(): void;
+}
+
+/** Waits until the group's deliveries stop arriving for 150 ms (or 5 s pass). */
+export async function settle(group: SubscriberGroup): Promise<void> {
+  const deadline = performance.now() + 5_000;
+  let last = -1;
+  while (group.counter.deliveries !== last && performance.now() < deadline) {
+    last = group.counter.deliveries;
+    await sleep(150);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { timedData, triggerRequest } from '../load/events.js';
 import { benchApp } from '../load/signing.js';
-import { subscribeMany, type SubscriberGroup } from '../load/subscribers.js';
+import { settle, subscribeMany } from '../load/subscribers.js';
 import { openHttpConnections, pumpAtRate } from '../load/trigger-pump.js';
 import { sleep } from '../measure/stats.js';
 import type { RunningTarget } from '../targets/targets.js';
@@ -21,16 +21,6 @@ const sizes = (quick: boolean) => ({
 });
 
 const padding = 'x'.repeat(64);
-
-/** Waits until deliveries stop arriving for 150 ms (or 5 s pass). */
-async function settle(group: SubscriberGroup): Promise<void> {
-  const deadline = performance.now() + 5_000;
-  let last = -1;
-  while (group.counter.deliveries !== last && performance.now() < deadline) {
-    last = group.counter.deliveries;
-    await sleep(150);
-  }
-}
 
 async function runCpuCost(target: RunningTarget, context: ScenarioContext): Promise<RunResult> {
   const s = sizes(context.quick);

@@ -1,10 +1,10 @@
 import { timedData, triggerRequest } from '../load/events.js';
-import { subscribeMany, type SubscriberGroup } from '../load/subscribers.js';
+import { settle, subscribeMany, type SubscriberGroup } from '../load/subscribers.js';
 import { benchApp } from '../load/signing.js';
 import { openHttpConnections, pumpAtRate, pumpWindowed } from '../load/trigger-pump.js';
 import type { HttpConnection } from '../load/http-client.js';
 import type { Endpoint } from '../load/pusher-client.js';
-import { CpuWindow, sleep } from '../measure/stats.js';
+import { CpuWindow } from '../measure/stats.js';
 import type { RunningTarget } from '../targets/targets.js';
 import type { RunResult, Scenario, ScenarioContext } from './scenario.js';
 
@@ -29,16 +29,6 @@ interface StepResult {
   p99: number;
   loadCpuPct: number;
   serverCpuPct: number;
-}
-
-/** Waits until deliveries stop arriving for 150 ms (or 5 s pass). */
-async function settle(group: SubscriberGroup): Promise<void> {
-  const deadline = performance.now() + 5_000;
-  let last = -1;
-  while (group.counter.deliveries !== last && performance.now() < deadline) {
-    last = group.counter.deliveries;
-    await sleep(150);
-  }
 }
 
 /** Triggers at `eventsPerSecond` for `ms` and measures what arrives. */
