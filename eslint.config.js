@@ -15,6 +15,9 @@ export default tseslint.config(
       '**/coverage/**',
       '**/.turbo/**',
       'bench/results/**',
+      // tsup writes its bundled config next to tsup.config.ts for the length of a build, and turbo
+      // runs a package's lint beside its build: a file listed and gone before it is read fails lint.
+      '**/*.bundled_*.{mjs,cjs}',
     ],
   },
   js.configs.recommended,

@@ -23,6 +23,8 @@ import ts from 'typescript';
 const SOURCE_FILE = /\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/;
 /** Folders that hold build output, installs or generated files, never sources. */
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'artifacts', 'coverage', '.turbo', '.git', 'results']);
+/** tsup's bundled config, written beside tsup.config.ts while a build runs (turbo runs builds beside this check). */
+const BUILD_TEMP_FILE = /\.bundled_[^.]+\.[cm]js$/;
 
 const COMPILER_OPTIONS = {
   module: ts.ModuleKind.ESNext,
@@ -57,7 +59,7 @@ function sourceFilesUnder(dir) {
     for (const entry of readdirSync(current, { withFileTypes: true })) {
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(join(current, entry.name));
-      } else if (entry.isFile() && SOURCE_FILE.test(entry.name)) {
+      } else if (entry.isFile() && SOURCE_FILE.test(entry.name) && !BUILD_TEMP_FILE.test(entry.name)) {
         files.push(join(current, entry.name));
       }
     }

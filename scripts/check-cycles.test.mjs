@@ -119,6 +119,15 @@ test('a diamond, a self-named package import and node: builtins are no cycle; th
   }
 });
 
+test("tsup's bundled config, present only while a build runs, is not read as a source", () => {
+  // turbo runs builds beside this check; a listed file gone before it is read would fail it.
+  const result = cyclesIn({
+    'a/src/a.ts': "import '../tsup.config.bundled_x1y2.mjs';\nexport const a = 1;\n",
+    'a/tsup.config.bundled_x1y2.mjs': "import './src/a.js';\n",
+  });
+  assert.deepEqual(result.files, []);
+});
+
 test('moduleReferences marks what is type-only', () => {
   const refs = moduleReferences(
     'x.ts',
