@@ -84,6 +84,27 @@ describe.runIf(runBrowserTests)('keyboard-only use of <notification-bell>', () =
     await expect.poll(() => itemIds(page)).toEqual(ids.slice(1, 4));
   });
 
+  it('with a slow API, Delete pressed while the mark as read is still in flight deletes at once, and on the server', async () => {
+    await seed(Array.from({ length: 3 }, () => ({})));
+    const page = await open();
+    await expect.poll(() => focusDescription(page)).toBe(`notification-bell > item-link@${ids[0]}`);
+    // Each change takes 2 s to answer: the delete is pressed long before the mark is answered (a CI run
+    // once saw that delete dropped, the item stayed).
+    suite.server.mutationDelay = 2_000;
+    await tabTo(page, `notification-bell > mark-read@${ids[0]}`);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => itemClass(page, ids[0] as string)).toContain(' read');
+    await tabTo(page, `notification-bell > delete@${ids[0]}`);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => itemIds(page)).toEqual(ids.slice(1));
+    await expect.poll(() => focusDescription(page)).toBe(`notification-bell > item-link@${ids[1]}`);
+    await expect.poll(async () => (await suite.server.rows()).map((row) => row.id), { timeout: 12_000 }).toEqual(ids.slice(1));
+    // Sent one after the other, in the order pressed.
+    const mutations = suite.server.requests.filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.path}`);
+    expect(mutations).toEqual([`PATCH /notification/notifications/${ids[0]}/read.json`, `DELETE /notification/notifications/${ids[0]}.json`]);
+    expect(await itemIds(page)).toEqual(ids.slice(1));
+  });
+
   it('mark all as read moves focus to the first item; deleting every item leaves focus on the heading', async () => {
     await seed(Array.from({ length: 3 }, () => ({})));
     const page = await open();

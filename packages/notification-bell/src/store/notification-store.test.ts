@@ -340,6 +340,110 @@ describe('NotificationStore with changes from elsewhere', () => {
     expect(events.filter((event) => event.name === 'notification:received')).toEqual([]);
   });
 
+  describe('a change to an item whose change is in flight', () => {
+    function setupWatched() {
+      const setUp = setup();
+      const failures: StoreFailure[] = [];
+      setUp.store.subscribe('failure', (failure) => failures.push(failure));
+      return { ...setUp, failures };
+    }
+    const errors = (events: Array<{ name: string }>) => events.filter((event) => event.name === 'notification:error');
+    const listed = (network: GatedNetwork) => network.server.rows.filter((row) => row.archived_at === null).map((row) => row.id);
+
+    it.each(['delete', 'archive'] as const)('a %s is shown at once and sent once the mark-read is answered, whatever the answers say', async (removal) => {
+      const { network, store, events, failures } = setupWatched();
+      await store.refresh();
+      network.direct = false;
+      const marking = store.markAsRead('s2');
+      const removing = removal === 'delete' ? store.deleteNotification('s2') : store.archive('s2');
+      expect(ids(store.items)).toEqual(['s3', 's1']);
+      expect(store.unreadCount).toBe(2);
+      expect(network.travelling.map((call) => call.name)).toEqual(['markRead']);
+      await network.arrive(0);
+      await network.answer(0);
+      await expect(marking).resolves.toBe(true);
+      // The mark's answer (s2 read and listed) does not bring the item back while its removal is in flight.
+      expect(ids(store.items)).toEqual(['s3', 's1']);
+      expect(network.travelling.map((call) => call.name)).toEqual([removal === 'delete' ? 'remove' : 'archive']);
+      await network.arrive(0);
+      await network.answer(0);
+      await expect(removing).resolves.toBe(true);
+      expect(ids(store.items)).toEqual(['s3', 's1']);
+      expect(store.unreadCount).toBe(2);
+      expect(listed(network)).toEqual(['s3', 's1']);
+      expect(failures).toEqual([]);
+      expect(errors(events)).toEqual([]);
+      network.direct = true;
+      await store.refresh();
+      expect(ids(store.items)).toEqual(['s3', 's1']);
+      expect(store.unreadCount).toBe(2);
+    });
+
+    it('read, unread, read in quick succession: each shown at once, the server sees them in order', async () => {
+      const { network, store, failures } = setupWatched();
+      await store.refresh();
+      network.direct = false;
+      const presses = [store.markAsRead('s2'), store.markAsUnread('s2'), store.markAsRead('s2')];
+      expect(store.items.find((item) => item.id === 's2')?.read_at).not.toBeNull();
+      expect(store.unreadCount).toBe(2);
+      for (const expected of ['markRead', 'markUnread', 'markRead']) {
+        expect(network.travelling.map((call) => call.name)).toEqual([expected]);
+        await network.arrive(0);
+        await network.answer(0);
+      }
+      expect(await Promise.all(presses)).toEqual([true, true, true]);
+      expect(network.server.rows.find((row) => row.id === 's2')?.read_at).not.toBeNull();
+      expect(store.items.find((item) => item.id === 's2')?.read_at).not.toBeNull();
+      expect(store.unreadCount).toBe(2);
+      expect(failures).toEqual([]);
+    });
+
+    it('a delete waiting behind a mark-read of an item deleted elsewhere: no failure is reported, the delete counts as done', async () => {
+      const { network, store, events, failures } = setupWatched();
+      await store.refresh();
+      network.direct = false;
+      const marking = store.markAsRead('s2');
+      const removing = store.deleteNotification('s2');
+      await network.server.remove('s2');
+      await network.arrive(0);
+      await network.answer(0); // 404: the item is gone, as the user already sees
+      await expect(marking).resolves.toBe(false);
+      await network.arrive(0);
+      await network.answer(0); // 404 again: deleting what is gone is done
+      await expect(removing).resolves.toBe(true);
+      expect(ids(store.items)).toEqual(['s3', 's1']);
+      expect(store.unreadCount).toBe(2);
+      expect(failures).toEqual([]);
+      expect(errors(events)).toEqual([]);
+    });
+
+    it('a change waiting behind one that failed is still sent', async () => {
+      const { network, store, failures } = setupWatched();
+      await store.refresh();
+      network.direct = false;
+      // Another item's change is not held up by this one.
+      const other = store.markAsRead('s1');
+      const marking = store.markAsRead('s2');
+      const removing = store.deleteNotification('s2');
+      expect(network.travelling.map((call) => call.name)).toEqual(['markRead', 'markRead']);
+      // The mark-read fails on the way (not a 404): it is undone, and the delete behind it is sent.
+      const [mark] = network.travelling.splice(1, 1);
+      mark!.settle({ ok: false, error: new NotificationBellError('HTTP_ERROR', 'Service unavailable.', { status: 503 }) });
+      await expect(marking).resolves.toBe(false);
+      expect(ids(store.items)).toEqual(['s3', 's1']);
+      expect(network.travelling.map((call) => call.name)).toEqual(['markRead', 'remove']);
+      await network.arrive(1);
+      await network.answer(0);
+      await expect(removing).resolves.toBe(true);
+      await network.arrive(0);
+      await network.answer(0);
+      await expect(other).resolves.toBe(true);
+      expect(listed(network)).toEqual(['s3', 's1']);
+      expect(store.unreadCount).toBe(1);
+      expect(failures.map((failure) => failure.operation)).toEqual(['markAsRead']);
+    });
+  });
+
   it('keeps an item another device marked unread while our mark-read was in flight unread (review R6)', async () => {
     const { network, store } = setup(1);
     await store.refresh();

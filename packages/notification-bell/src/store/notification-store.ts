@@ -112,6 +112,8 @@ export class NotificationStore {
   /** Per list: the refresh in flight, and one queued behind it for callers who came after it was sent. */
   #refreshes = new Map<FeedFilter, { inflight: Promise<void>; queued?: Promise<void> }>();
   #nextChangeId = 0;
+  /** Per item, the end of its latest change in flight (see `#change`). */
+  readonly #lastChangeOf = new Map<string, Promise<boolean>>();
 
   constructor(options: NotificationStoreOptions = {}) {
     this.#api = options.api ?? createHttpNotificationApi();
@@ -354,10 +356,31 @@ export class NotificationStore {
 
   // ---- the user's changes -------------------------------------------------
 
-  /** Shows a change at once, asks the server, and lets the machine keep or undo it. */
-  async #change(change: Change, call: (() => Promise<MutationResult>) | null): Promise<boolean> {
+  /**
+   * Shows a change at once, asks the server, and lets the machine keep or undo it. A change to an
+   * item whose previous change is still in flight is shown at once too, but sent only once that one
+   * is answered: the server then sees one item's changes in the order the user made them.
+   */
+  #change(change: Change, call: (() => Promise<MutationResult>) | null): Promise<boolean> {
     const id = ++this.#nextChangeId;
     this.#run({ type: 'changeStarted', id, change });
+    if (!('id' in change)) return this.#send(id, change, call);
+    const itemId = change.id;
+    const previous = this.#lastChangeOf.get(itemId);
+    const done = previous
+      ? previous.then(() => {
+          this.#run({ type: 'changeSent', id });
+          return this.#send(id, change, call);
+        })
+      : this.#send(id, change, call);
+    this.#lastChangeOf.set(itemId, done);
+    void done.then(() => {
+      if (this.#lastChangeOf.get(itemId) === done) this.#lastChangeOf.delete(itemId);
+    });
+    return done;
+  }
+
+  async #send(id: number, change: Change, call: (() => Promise<MutationResult>) | null): Promise<boolean> {
     try {
       const result = call ? await call() : { unreadCount: undefined };
       this.#run({ type: 'changeConfirmed', id, unreadCount: result.unreadCount });
@@ -375,11 +398,6 @@ export class NotificationStore {
     return this.#visible().items.get(id);
   }
 
-  #isPending(id: string): boolean {
-    for (const { change } of this.#state.pending.values()) if ('id' in change && change.id === id) return true;
-    return false;
-  }
-
   /** Page-local items (`addNotification`) change without asking the server. */
   #serverCall(id: string, call: () => Promise<MutationResult>): (() => Promise<MutationResult>) | null {
     return this.#state.localOnly.has(id) ? null : call;
@@ -387,23 +405,23 @@ export class NotificationStore {
 
   markAsRead(id: string): Promise<boolean> {
     const item = this.#visibleItem(id);
-    if (!item || item.read_at !== null || this.#isPending(id)) return Promise.resolve(false);
+    if (!item || item.read_at !== null) return Promise.resolve(false);
     return this.#change({ kind: 'markRead', id, readAt: new Date().toISOString() }, this.#serverCall(id, () => this.#api.markRead(id)));
   }
 
   markAsUnread(id: string): Promise<boolean> {
     const item = this.#visibleItem(id);
-    if (!item || item.read_at === null || this.#isPending(id)) return Promise.resolve(false);
+    if (!item || item.read_at === null) return Promise.resolve(false);
     return this.#change({ kind: 'markUnread', id }, this.#serverCall(id, () => this.#api.markUnread(id)));
   }
 
   archive(id: string): Promise<boolean> {
-    if (!this.#visibleItem(id) || this.#isPending(id)) return Promise.resolve(false);
+    if (!this.#visibleItem(id)) return Promise.resolve(false);
     return this.#change({ kind: 'archive', id }, this.#serverCall(id, () => this.#api.archive(id)));
   }
 
   deleteNotification(id: string): Promise<boolean> {
-    if (!this.#visibleItem(id) || this.#isPending(id)) return Promise.resolve(false);
+    if (!this.#visibleItem(id)) return Promise.resolve(false);
     return this.#change({ kind: 'delete', id }, this.#serverCall(id, () => this.#api.remove(id)));
   }
 

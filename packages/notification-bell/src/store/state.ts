@@ -63,7 +63,8 @@ export interface ListState {
 
 interface PendingChange {
   readonly change: Change;
-  readonly startedAt: number;
+  /** When its request was sent: at once, or when the change before it to the same item was answered. */
+  readonly sentAt: number;
 }
 
 /**

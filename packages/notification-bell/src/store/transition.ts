@@ -28,6 +28,8 @@ export type StoreInput =
   /** A request refused as invalid that the store replaces with another (nothing learned). */
   | { type: 'pageAbandoned'; filter: FeedFilter }
   | { type: 'changeStarted'; id: number; change: Change }
+  /** A change that waited for an earlier change to the same item is sent now. */
+  | { type: 'changeSent'; id: number }
   | { type: 'changeConfirmed'; id: number; unreadCount: number | undefined }
   | { type: 'changeFailed'; id: number; error: NotificationBellError }
   /** A change made elsewhere: another tab or the server's live channel. */
@@ -114,10 +116,10 @@ function replayBulk(state: StoreState, row: AppNotification, requestedAt: number
  * item known when the user asked (including rows a page brought meanwhile),
  * not only those they saw; items pushed since keep their state.
  */
-function confirmedForm(state: StoreState, { change, startedAt }: { change: Change; startedAt: number }): Change {
+function confirmedForm(state: StoreState, { change, sentAt }: { change: Change; sentAt: number }): Change {
   if ((change.kind !== 'markAllRead' && change.kind !== 'deleteAll') || !change.ids) return change;
   const ids = new Set(change.ids);
-  for (const [id, known] of state.items) if (known.at <= startedAt) ids.add(id);
+  for (const [id, known] of state.items) if (known.at <= sentAt) ids.add(id);
   return { ...change, ids };
 }
 
@@ -262,7 +264,14 @@ export function transition(state: StoreState, input: StoreInput): TransitionResu
     }
     case 'changeStarted': {
       const seq = state.seq + 1;
-      return { state: { ...state, seq, pending: new Map(state.pending).set(input.id, { change: input.change, startedAt: seq }) }, notices: [] };
+      return { state: { ...state, seq, pending: new Map(state.pending).set(input.id, { change: input.change, sentAt: seq }) }, notices: [] };
+    }
+    case 'changeSent': {
+      const entry = state.pending.get(input.id);
+      if (!entry) return { state, notices: [] };
+      // What was learned while it waited (the answer to the change before it) is older than its own answer.
+      const seq = state.seq + 1;
+      return { state: { ...state, seq, pending: new Map(state.pending).set(input.id, { ...entry, sentAt: seq }) }, notices: [] };
     }
     case 'changeConfirmed':
     case 'changeFailed': {
@@ -279,9 +288,9 @@ export function transition(state: StoreState, input: StoreInput): TransitionResu
         const applied = applyChange(snapshot, confirmedForm(without, entry), state.localOnly);
         // What was learned about an item after the request was sent (another device's change) is newer
         // than this answer, and so is a count learned since: both stay.
-        const newer = applied.touched.filter((id) => (state.items.get(id)?.at ?? -1) > entry.startedAt);
+        const newer = applied.touched.filter((id) => (state.items.get(id)?.at ?? -1) > entry.sentAt);
         const touched = applied.touched.filter((id) => !newer.includes(id));
-        const answerCount = input.type === 'changeConfirmed' && state.unreadCount.at < entry.startedAt ? input.unreadCount : undefined;
+        const answerCount = input.type === 'changeConfirmed' && state.unreadCount.at < entry.sentAt ? input.unreadCount : undefined;
         // A stale answer's count gives way to the change's own effect on the count (the delta path of confirm).
         const confirmed =
           newer.length > 0 ? { ...confirm(without, snapshot, touched, seq, undefined), unreadCount: state.unreadCount } : confirm(without, snapshot, touched, seq, answerCount);
@@ -290,7 +299,10 @@ export function transition(state: StoreState, input: StoreInput): TransitionResu
         const next: StoreState = { ...without, seq, ...confirmed, localOnly, bulk: withBulk(without, entry.change, seq) };
         return { state: next, notices: [{ type: 'applied', change: entry.change, touched, unreadCount: visibleSnapshot(next).unreadCount }] };
       }
-      const notices: Notice[] = [{ type: 'failed', change: entry.change, error: input.error }];
+      // A mark of an item the user has since removed (its delete reached the server first) finds nothing:
+      // the item is already gone from view, as the user asked, so that is no failure to report.
+      const outrun = notFound && 'id' in entry.change && !visibleSnapshot(without).items.has(entry.change.id);
+      const notices: Notice[] = outrun ? [] : [{ type: 'failed', change: entry.change, error: input.error }];
       if (notFound && 'id' in entry.change) {
         // The server no longer has it: show that instead of restoring an item that cannot be acted on.
         const gone = remoteChange(without, { kind: 'delete', id: entry.change.id }, undefined, false);
