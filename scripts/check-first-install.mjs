@@ -56,9 +56,15 @@ function pnpmCommand() {
 function copyCheckout(destination) {
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: repoRoot, encoding: 'utf8' }).split('\0');
   for (const file of files) {
-    if (file === '' || !existsSync(join(repoRoot, file))) continue; // deleted in the working tree, not yet committed
+    if (file === '') continue;
     mkdirSync(dirname(join(destination, file)), { recursive: true });
-    cpSync(join(repoRoot, file), join(destination, file));
+    try {
+      cpSync(join(repoRoot, file), join(destination, file));
+    } catch (error) {
+      // Deleted in the working tree, or a build's temporary file (tsup's bundled config, attw's
+      // npm pack tarball) that turbo's concurrent tasks removed after `git ls-files` listed it.
+      if (error.code !== 'ENOENT') throw error;
+    }
   }
 }
 
