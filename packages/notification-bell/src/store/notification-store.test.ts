@@ -417,6 +417,60 @@ describe('NotificationStore with changes from elsewhere', () => {
       expect(errors(events)).toEqual([]);
     });
 
+    /** Lets every request reach the server and answer, one at a time, in the order sent; the names in that order. */
+    async function drainInOrder(network: GatedNetwork): Promise<string[]> {
+      const sent: string[] = [];
+      for (let step = 0; step < 20 && (network.travelling.length > 0 || network.answered.length > 0); step += 1) {
+        if (network.travelling.length > 0) {
+          sent.push(network.travelling[0]!.name);
+          await network.arrive(0);
+        } else await network.answer(0);
+      }
+      return sent;
+    }
+    const unreadOnServer = (network: GatedNetwork) => network.server.rows.filter((row) => row.read_at === null).map((row) => row.id);
+
+    it('read, unread, then mark all as read: the mark-all waits for the queued unread, so all ends read (review R1)', async () => {
+      const { network, store, failures } = setupWatched();
+      await store.refresh();
+      network.direct = false;
+      const presses = [store.markAsRead('s2'), store.markAsUnread('s2'), store.markAllAsRead()];
+      expect(store.unreadCount).toBe(0);
+      expect(await drainInOrder(network)).toEqual(['markRead', 'markUnread', 'markAllRead']);
+      expect(await Promise.all(presses)).toEqual([true, true, true]);
+      expect(unreadOnServer(network)).toEqual([]);
+      expect(store.unreadCount).toBe(0);
+      expect(store.items.every((item) => item.read_at !== null)).toBe(true);
+      expect(failures).toEqual([]);
+    });
+
+    it('mark read, then delete all: the earlier answer does not keep the item on screen (review P1)', async () => {
+      const { network, store, failures } = setupWatched();
+      await store.refresh();
+      network.direct = false;
+      const presses = [store.markAsRead('s1'), store.deleteAll()];
+      expect(store.items).toEqual([]);
+      expect(await drainInOrder(network)).toEqual(['markRead', 'removeAll']);
+      expect(await Promise.all(presses)).toEqual([true, true]);
+      expect(store.items).toEqual([]);
+      expect(store.unreadCount).toBe(0);
+      expect(network.server.rows).toEqual([]);
+      expect(failures).toEqual([]);
+    });
+
+    it('a change to an item made after a mark-all is sent after it', async () => {
+      const { network, store } = setupWatched();
+      await store.refresh();
+      network.direct = false;
+      const presses = [store.markAllAsRead(), store.markAsUnread('s2')];
+      expect(store.unreadCount).toBe(1);
+      expect(network.travelling.map((call) => call.name)).toEqual(['markAllRead']);
+      expect(await drainInOrder(network)).toEqual(['markAllRead', 'markUnread']);
+      expect(await Promise.all(presses)).toEqual([true, true]);
+      expect(unreadOnServer(network)).toEqual(['s2']);
+      expect(store.unreadCount).toBe(1);
+    });
+
     it('a change waiting behind one that failed is still sent', async () => {
       const { network, store, failures } = setupWatched();
       await store.refresh();

@@ -74,6 +74,9 @@ const EVENT_OF: Record<Exclude<Change['kind'], 'insert'>, string> = {
 /** `@org/notifications` accepts up to 100 rows a page by default. */
 const MAX_REFRESH_LIMIT = 100;
 
+/** The key of mark-all-read and delete-all among the changes in flight (item ids are strings). */
+const ALL_ITEMS: unique symbol = Symbol('all items');
+
 function toBellError(error: unknown): NotificationBellError {
   return error instanceof NotificationBellError ? error : new NotificationBellError('NETWORK_ERROR', String(error), { cause: error });
 }
@@ -112,8 +115,8 @@ export class NotificationStore {
   /** Per list: the refresh in flight, and one queued behind it for callers who came after it was sent. */
   #refreshes = new Map<FeedFilter, { inflight: Promise<void>; queued?: Promise<void> }>();
   #nextChangeId = 0;
-  /** Per item, the end of its latest change in flight (see `#change`). */
-  readonly #lastChangeOf = new Map<string, Promise<boolean>>();
+  /** The end of the latest change in flight per item, and of mark-all/delete-all under `ALL_ITEMS` (see `#change`). */
+  readonly #latestChange = new Map<string | typeof ALL_ITEMS, Promise<boolean>>();
 
   constructor(options: NotificationStoreOptions = {}) {
     this.#api = options.api ?? createHttpNotificationApi();
@@ -357,26 +360,29 @@ export class NotificationStore {
   // ---- the user's changes -------------------------------------------------
 
   /**
-   * Shows a change at once, asks the server, and lets the machine keep or undo it. A change to an
-   * item whose previous change is still in flight is shown at once too, but sent only once that one
-   * is answered: the server then sees one item's changes in the order the user made them.
+   * Shows a change at once, asks the server, and lets the machine keep or undo it. A change that
+   * could conflict with one still in flight is shown at once too, but sent only once that one is
+   * answered, so the server sees them in the order the user made them: a change to an item waits for
+   * the item's previous change and for a mark-all or delete-all; a mark-all or delete-all waits for
+   * everything before it.
    */
   #change(change: Change, call: (() => Promise<MutationResult>) | null): Promise<boolean> {
     const id = ++this.#nextChangeId;
     this.#run({ type: 'changeStarted', id, change });
-    if (!('id' in change)) return this.#send(id, change, call);
-    const itemId = change.id;
-    const previous = this.#lastChangeOf.get(itemId);
-    const done = previous
-      ? previous.then(() => {
-          this.#run({ type: 'changeSent', id });
-          return this.#send(id, change, call);
-        })
-      : this.#send(id, change, call);
-    this.#lastChangeOf.set(itemId, done);
-    void done.then(() => {
-      if (this.#lastChangeOf.get(itemId) === done) this.#lastChangeOf.delete(itemId);
-    });
+    const key = 'id' in change ? change.id : ALL_ITEMS;
+    const before = key === ALL_ITEMS ? [...this.#latestChange.values()] : [this.#latestChange.get(key), this.#latestChange.get(ALL_ITEMS)];
+    const waitFor = before.filter((previous) => previous !== undefined);
+    const send = () => this.#send(id, change, call);
+    const sendLate = () => {
+      this.#run({ type: 'changeSent', id });
+      return send();
+    };
+    const done = waitFor.length === 0 ? send() : Promise.all(waitFor).then(sendLate, sendLate);
+    this.#latestChange.set(key, done);
+    const forget = () => {
+      if (this.#latestChange.get(key) === done) this.#latestChange.delete(key);
+    };
+    void done.then(forget, forget);
     return done;
   }
 

@@ -299,9 +299,10 @@ export function transition(state: StoreState, input: StoreInput): TransitionResu
         const next: StoreState = { ...without, seq, ...confirmed, localOnly, bulk: withBulk(without, entry.change, seq) };
         return { state: next, notices: [{ type: 'applied', change: entry.change, touched, unreadCount: visibleSnapshot(next).unreadCount }] };
       }
-      // A mark of an item the user has since removed (its delete reached the server first) finds nothing:
-      // the item is already gone from view, as the user asked, so that is no failure to report.
-      const outrun = notFound && 'id' in entry.change && !visibleSnapshot(without).items.has(entry.change.id);
+      // A mark of an item that is gone from view (the user removed it meanwhile, or it was deleted
+      // elsewhere) finds nothing: the list already shows what the user wants, no failure to report.
+      const mark = entry.change.kind === 'markRead' || entry.change.kind === 'markUnread';
+      const outrun = notFound && mark && 'id' in entry.change && !visibleSnapshot(without).items.has(entry.change.id);
       const notices: Notice[] = outrun ? [] : [{ type: 'failed', change: entry.change, error: input.error }];
       if (notFound && 'id' in entry.change) {
         // The server no longer has it: show that instead of restoring an item that cannot be acted on.
