@@ -11,7 +11,15 @@ export interface HttpNotificationApiOptions {
   csrfToken?: () => string | undefined;
   /** Extra headers on every request (e.g. `X-Socket-ID` so the server can skip echoing to us). */
   headers?: () => Record<string, string>;
+  /**
+   * How long a request may take before it fails with `NETWORK_ERROR` (default 30,000 ms). A change
+   * to an item waits for the item's previous change to be answered, so one stalled request must not
+   * hold the next ones for good.
+   */
+  timeoutMs?: number;
 }
+
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 const BASE = '/notification/notifications';
 
@@ -19,6 +27,8 @@ export function createHttpNotificationApi(options: HttpNotificationApiOptions = 
   const apiBase = (options.apiBase ?? '').replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const csrfToken = options.csrfToken ?? (() => readCsrfToken());
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new NotificationBellError('INVALID_OPTION', `timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}.`);
 
   async function request(method: string, path: string): Promise<Record<string, unknown>> {
     const headers: Record<string, string> = { Accept: 'application/json', ...options.headers?.() };
@@ -26,17 +36,21 @@ export function createHttpNotificationApi(options: HttpNotificationApiOptions = 
       const token = csrfToken();
       if (token) headers['X-CSRF-Token'] = token;
     }
+    const signal = AbortSignal.timeout(timeoutMs);
+    const failure = (cause: unknown) =>
+      new NotificationBellError('NETWORK_ERROR', signal.aborted ? `${method} ${path} timed out after ${timeoutMs} ms.` : `${method} ${path} failed: ${String(cause)}`, { cause });
     let response: Response;
     try {
       // keepalive lets a mark-read finish when the click navigates away.
-      response = await doFetch(`${apiBase}${path}`, { method, headers, credentials: 'same-origin', keepalive: method !== 'GET' });
+      response = await doFetch(`${apiBase}${path}`, { method, headers, credentials: 'same-origin', keepalive: method !== 'GET', signal });
     } catch (cause) {
-      throw new NotificationBellError('NETWORK_ERROR', `${method} ${path} failed: ${String(cause)}`, { cause });
+      throw failure(cause);
     }
     let body: unknown;
     try {
       body = await response.json();
     } catch (cause) {
+      if (signal.aborted) throw failure(cause);
       if (response.ok) throw new NotificationBellError('INVALID_RESPONSE', `${method} ${path} did not return JSON.`, { status: response.status, cause });
     }
     if (!response.ok) {

@@ -88,6 +88,30 @@ describe('NotificationStore against the real notifications API (PGlite)', () => 
     expect(events.find((event) => event.name === 'notification:error')?.detail).toMatchObject({ operation: 'markAsRead', code: 'HTTP_ERROR', status: 500, notificationId: row('a').id });
   });
 
+  it('fails a request that outlasts timeoutMs as NETWORK_ERROR and undoes it, so changes queued behind it are not held for good', async () => {
+    const failures: StoreFailure[] = [];
+    const store = new NotificationStore({ api: createHttpNotificationApi({ apiBase: server.url, csrfToken: () => CSRF_TOKEN, timeoutMs: 200 }), eventTarget: new EventTarget() });
+    store.subscribe('failure', (failure) => failures.push(failure));
+    await store.refresh();
+    server.mutationDelay = 1_500;
+    const marking = store.markAsRead(row('a').id);
+    const deleting = store.deleteNotification(row('a').id);
+    await expect(marking).resolves.toBe(false);
+    expect(failures[0]).toMatchObject({ operation: 'markAsRead', error: { code: 'NETWORK_ERROR' } });
+    expect(failures[0]?.error.message).toMatch(/timed out after 200 ms/);
+    // The delete behind it was sent once the mark failed (and, as slow, times out as well).
+    await expect(deleting).resolves.toBe(false);
+    expect(server.requests.filter((request) => request.method !== 'GET').map((request) => request.method)).toEqual(['PATCH', 'DELETE']);
+    // The server still acts on both, later; wait for it so the next test's seed is not disturbed.
+    await expect.poll(async () => (await server.rows()).length, { timeout: 10_000 }).toBe(3);
+  });
+
+  it('refuses a timeoutMs that is not a positive number, naming it', () => {
+    for (const timeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createHttpNotificationApi({ timeoutMs })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('timeoutMs') }));
+    }
+  });
+
   it('reports a missing CSRF token as the server CSRF_MISMATCH and undoes the change', async () => {
     const { store, failures } = makeStore(10, '');
     await store.refresh();
