@@ -482,6 +482,20 @@ describe('NotificationStore with changes from elsewhere', () => {
       expect(failures).toEqual([]);
     });
 
+    it.each(['deleteAll', 'markAllAsRead'] as const)('a page-local item added while a %s waits its turn is left as it is (review N1)', async (bulk) => {
+      const { network, store } = setupWatched();
+      await store.refresh();
+      network.direct = false;
+      const presses = [store.markAsRead('s1'), store[bulk]()];
+      store.addNotification({ id: 'local', title: 'Added in the page', created_at: new Date(Date.UTC(2026, 0, 5)).toISOString() });
+      expect(await drainInOrder(network)).toEqual(['markRead', bulk === 'deleteAll' ? 'removeAll' : 'markAllRead']);
+      await Promise.all(presses);
+      const local = store.items.find((item) => item.id === 'local');
+      expect(local?.read_at).toBeNull();
+      expect(ids(store.items)).toEqual(bulk === 'deleteAll' ? ['local'] : ['local', 's3', 's2', 's1']);
+      expect(store.unreadCount).toBe(1);
+    });
+
     it('a change to an item made after a mark-all is sent after it', async () => {
       const { network, store } = setupWatched();
       await store.refresh();

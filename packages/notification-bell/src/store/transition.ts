@@ -119,7 +119,9 @@ function replayBulk(state: StoreState, row: AppNotification, requestedAt: number
 function confirmedForm(state: StoreState, { change, sentAt }: { change: Change; sentAt: number }): Change {
   if ((change.kind !== 'markAllRead' && change.kind !== 'deleteAll') || !change.ids) return change;
   const ids = new Set(change.ids);
-  for (const [id, known] of state.items) if (known.at <= sentAt) ids.add(id);
+  // The server also acts on everything it had when the request was sent; page-local items it never
+  // had are spared unless the user saw them when pressing (then they are in `change.ids`).
+  for (const [id, known] of state.items) if (known.at <= sentAt && !state.localOnly.has(id)) ids.add(id);
   return { ...change, ids };
 }
 
