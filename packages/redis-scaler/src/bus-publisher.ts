@@ -3,6 +3,7 @@ import { sequencedPayload } from './bus-codec.js';
 import { Fifo } from './fifo.js';
 import { Outbox, type OutboxEntry } from './outbox.js';
 import type { PubSub } from './pubsub.js';
+import { RecentlyConfirmed } from './recently-confirmed.js';
 import type { TopicKind, Topics } from './topics.js';
 
 /** A flush sends at most this many messages, or about this many bytes, per round trip. */
@@ -35,6 +36,12 @@ export interface BusPublisherOptions {
   ownPrefix: string;
   outboxMaxBytes: number;
   outboxMaxAgeMs: number;
+  /**
+   * How long a confirmed PUBLISH is kept to be sent again if an outage is noticed meanwhile (a Redis that
+   * crashed may have confirmed it without passing it on): the commands' timeout, the longest a crash can
+   * go unnoticed by a node that keeps publishing.
+   */
+  replayWindowMs: number;
   /** A PUBLISH failed or could not be sent: the node is cut off from Redis. */
   onDown(error: unknown): void;
 }
@@ -80,6 +87,8 @@ export class BusPublisher {
    */
   #allCopies = true;
   readonly #inFlight = new Fifo<Attempt>();
+  /** Confirmed in the last `replayWindowMs`, sent again after an outage (see `RecentlyConfirmed`). */
+  readonly #recent: RecentlyConfirmed<BusEntry>;
   #seq = 0;
   #holding = false;
   #flushing: Promise<boolean> | undefined;
@@ -93,6 +102,7 @@ export class BusPublisher {
     this.#options = options;
     this.#outbox = new Outbox<BusEntry>(options.outboxMaxBytes, options.outboxMaxAgeMs);
     this.#enabled = options.outboxMaxBytes > 0 && options.outboxMaxAgeMs > 0;
+    this.#recent = new RecentlyConfirmed(this.#enabled ? options.replayWindowMs : 0, options.outboxMaxBytes);
   }
 
   /** True from an outage until the outbox is flushed: messages queue instead of going to the bus. */
@@ -150,11 +160,27 @@ export class BusPublisher {
     if (copy) this.#outbox.push({ body, bytes, at: now, topic: this.#options.topics.bus, allCopy: true }, now);
   }
 
-  /** Queues every message from now on, until `flush()` empties the outbox. A disabled outbox never holds. */
+  /**
+   * Queues every message from now on, until `flush()` empties the outbox, behind the messages confirmed
+   * within the replay window (sent again: the outage may have lost them). A disabled outbox never holds.
+   */
   hold(): void {
-    if (this.#holding || !this.#enabled) return;
+    if (!this.#enabled) return;
+    this.#replayRecent(Date.now());
+    if (this.#holding) return;
     this.#holding = true;
     this.#droppedBeforeOutage = this.#outbox.dropped;
+  }
+
+  /** The messages confirmed within the replay window go back to the outbox, in order, marked `confirmed`. */
+  #replayRecent(now: number): void {
+    const entries = this.#recent.take(now);
+    for (const entry of entries) {
+      entry.bytes = Buffer.byteLength(entry.body);
+      entry.at = now;
+      entry.confirmed = true;
+    }
+    this.#outbox.requeue(entries, now);
   }
 
   /**
@@ -239,7 +265,8 @@ export class BusPublisher {
       () => {
         attempt.live = false;
         // Replies come in order; earlier attempts were confirmed or put back already.
-        while (this.#inFlight.size > 0 && !this.#inFlight.peek()!.live) this.#inFlight.shift();
+        const now = Date.now();
+        while (this.#inFlight.size > 0 && !this.#inFlight.peek()!.live) this.#recent.add(this.#inFlight.shift()!.entry, now);
         return true;
       },
       (error: unknown) => {
@@ -254,6 +281,7 @@ export class BusPublisher {
   /** The payload of a first attempt: the next sequence number, and the topic's previous one. */
   #number(entry: BusEntry): string {
     const seq = ++this.#seq;
+    entry.seq = seq;
     const last = this.#lastOnTopic;
     const prev = last.get(entry.topic);
     if (prev === undefined && last.size >= maxRememberedTopics) last.delete(last.keys().next().value!);
@@ -271,7 +299,11 @@ export class BusPublisher {
     const now = Date.now();
     const entries: BusEntry[] = [];
     for (const attempt of this.#inFlight.drain()) {
-      if (!attempt.live) continue;
+      if (!attempt.live) {
+        // Confirmed behind one still waiting (its reply was lost to a timeout): as unsure as any confirmed one.
+        this.#recent.add(attempt.entry, now);
+        continue;
+      }
       attempt.live = false;
       const { entry } = attempt;
       // Sent straight away, so never measured: its age counts from now, a few milliseconds late.
@@ -281,8 +313,8 @@ export class BusPublisher {
       }
       entries.push(entry);
     }
-    this.hold();
     this.#outbox.requeue(entries, now);
+    this.hold();
     this.#options.onDown(error);
   }
 }

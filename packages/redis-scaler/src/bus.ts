@@ -31,6 +31,8 @@ export interface BusOptions {
   nodeId: string;
   outboxMaxBytes: number;
   outboxMaxAgeMs: number;
+  /** How long a confirmed message is kept to be sent again after an outage (see `BusPublisherOptions`). */
+  replayWindowMs: number;
   logger: ScalerLogger;
   /** A PUBLISH or the subscription failed: the node is cut off. */
   onDown(error: unknown): void;
@@ -62,6 +64,7 @@ export class Bus {
       ownPrefix: senderPrefix(options.nodeId, randomBytes(6).toString('hex')),
       outboxMaxBytes: options.outboxMaxBytes,
       outboxMaxAgeMs: options.outboxMaxAgeMs,
+      replayWindowMs: options.replayWindowMs,
       onDown: options.onDown,
     });
     options.pubsub.onMessage((channel, payload) => this.receive(channel, payload));

@@ -71,7 +71,17 @@ export class NodeRuntime {
     this.withFallback = fallbackFor(this.health, commands);
     const { outboxMaxBytes, outboxMaxSeconds, nodeTimeoutMs } = options;
     this.topics = new Topics(this.keys);
-    this.bus = new Bus({ pubsub: this.#pubsub, commandsReady: () => this.health.commandsReady, topics: this.topics, nodeId, outboxMaxBytes, outboxMaxAgeMs: outboxMaxSeconds * 1_000, logger, onDown: markDown });
+    this.bus = new Bus({
+      pubsub: this.#pubsub,
+      commandsReady: () => this.health.commandsReady,
+      topics: this.topics,
+      nodeId,
+      outboxMaxBytes,
+      outboxMaxAgeMs: outboxMaxSeconds * 1_000,
+      replayWindowMs: options.commandTimeoutMs,
+      logger,
+      onDown: markDown,
+    });
     this.interest = new TopicInterest({
       pubsub: this.#pubsub,
       lingerMs: options.topicLingerMs,

@@ -3,6 +3,8 @@ import { Outbox, type OutboxEntry } from './outbox.js';
 
 const entry = (body: string, at = 0): OutboxEntry => ({ body, bytes: Buffer.byteLength(body), at });
 const bodies = (entries: OutboxEntry[]) => entries.map((e) => e.body);
+/** An entry sent once (numbered), as the publisher puts it back. */
+const numbered = (body: string, seq: number): OutboxEntry => ({ ...entry(body), payload: `${seq}:${body}`, seq });
 
 describe('the outbox', () => {
   it('gives messages back oldest first, in batches bounded by count and bytes', () => {
@@ -47,13 +49,34 @@ describe('the outbox', () => {
   it('puts unconfirmed messages back in front, in their order', () => {
     const outbox = new Outbox(1_000, 60_000);
     outbox.push(entry('c'), 0);
-    outbox.requeue([entry('a'), entry('b')], 0);
+    outbox.requeue([numbered('a', 1), numbered('b', 2)], 0);
     expect(bodies(outbox.take(100, 1_000, 0))).toEqual(['a', 'b', 'c']);
+  });
+
+  it('merges messages put back with those put back before in the order of their sequence numbers, ahead of those never sent', () => {
+    const outbox = new Outbox(1_000, 60_000);
+    outbox.push(entry('held'), 0);
+    outbox.requeue([numbered('in-flight-5', 5), numbered('in-flight-6', 6)], 0);
+    // Confirmed before them, put back later (the outage was noticed after their PUBLISH failed).
+    outbox.requeue([numbered('confirmed-3', 3), numbered('confirmed-4', 4)], 0);
+    expect(bodies(outbox.take(100, 1_000, 0))).toEqual(['confirmed-3', 'confirmed-4', 'in-flight-5', 'in-flight-6', 'held']);
+  });
+
+  it('does not count messages confirmed before the outage when it drops or clears them', () => {
+    const outbox = new Outbox(12, 60_000);
+    outbox.requeue([{ ...numbered('confirmed-1', 1), confirmed: true }, { ...numbered('confirmed-2', 2), confirmed: true }], 0);
+    outbox.push(entry('held-3'), 0);
+    outbox.push(entry('held-4'), 0);
+    expect(outbox.dropped).toBe(0); // past 12 bytes both confirmed ones went, uncounted
+    expect(bodies(outbox.take(100, 1_000, 0))).toEqual(['held-3', 'held-4']);
+    const closing = new Outbox(1_000, 60_000);
+    closing.requeue([{ ...numbered('confirmed-5', 5), confirmed: true }, numbered('unconfirmed-6', 6)], 0);
+    expect(closing.clear()).toBe(1);
   });
 
   it('puts announcements behind messages already numbered (sent once, put back) but ahead of those never sent', () => {
     const outbox = new Outbox(1_000, 60_000);
-    outbox.requeue([{ ...entry('sent-1'), payload: '1' }, { ...entry('sent-2'), payload: '2' }], 0);
+    outbox.requeue([numbered('sent-1', 1), numbered('sent-2', 2)], 0);
     outbox.push(entry('held'), 0);
     outbox.insertBeforeUnsent([entry('announce')], 0);
     expect(bodies(outbox.take(100, 1_000, 0))).toEqual(['sent-1', 'sent-2', 'announce', 'held']);

@@ -10,6 +10,13 @@ export interface OutboxEntry {
   at: number;
   /** The bus payload with its sequence number, fixed at the first attempt so that a resend is recognised. */
   payload?: string;
+  /** That sequence number (set with `payload`): entries put back keep the order of their numbers. */
+  seq?: number;
+  /**
+   * Confirmed by Redis before an outage and held again only in case that Redis died before passing it on
+   * (see `RecentlyConfirmed`): most likely delivered already, so not counted when dropped.
+   */
+  confirmed?: boolean;
 }
 
 /**
@@ -23,7 +30,7 @@ export class Outbox<E extends OutboxEntry = OutboxEntry> {
   readonly #maxAgeMs: number;
   readonly #entries = new Fifo<E>();
   #bytes = 0;
-  /** Dropped by the bounds since this outbox was made. */
+  /** Dropped by the bounds since this outbox was made (not counting `confirmed` ones). */
   dropped = 0;
 
   constructor(maxBytes: number, maxAgeMs: number) {
@@ -46,9 +53,18 @@ export class Outbox<E extends OutboxEntry = OutboxEntry> {
     this.#enforce(now);
   }
 
-  /** Puts messages back in front (sent but not confirmed, or announcements that come first), in their order. */
+  /**
+   * Puts numbered messages (sent once) back in front, merged with those already put back in the order of
+   * their sequence numbers: receivers drop a number at or below the last they saw, so a lower number must
+   * never follow a higher one.
+   */
   requeue(entries: readonly E[], now: number): void {
-    this.#entries.unshiftAll(entries);
+    if (entries.length === 0) return;
+    const held = this.#entries.drain();
+    let numbered = 0;
+    while (numbered < held.length && held[numbered]!.seq !== undefined) numbered++;
+    const front = [...held.slice(0, numbered), ...entries].sort((x, y) => x.seq! - y.seq!);
+    this.#entries.unshiftAll([...front, ...held.slice(numbered)]);
     for (const entry of entries) this.#bytes += entry.bytes;
     this.#enforce(now);
   }
@@ -60,7 +76,7 @@ export class Outbox<E extends OutboxEntry = OutboxEntry> {
   insertBeforeUnsent(entries: readonly E[], now: number): void {
     const held = this.#entries.drain();
     let sent = 0;
-    while (sent < held.length && held[sent]!.payload !== undefined) sent++;
+    while (sent < held.length && held[sent]!.seq !== undefined) sent++;
     this.#entries.unshiftAll([...held.slice(0, sent), ...entries, ...held.slice(sent)]);
     for (const entry of entries) this.#bytes += entry.bytes;
     this.#enforce(now);
@@ -80,9 +96,9 @@ export class Outbox<E extends OutboxEntry = OutboxEntry> {
     return taken;
   }
 
-  /** Empties the outbox; returns how many messages it held. */
+  /** Empties the outbox; returns how many messages it held (not counting `confirmed` ones). */
   clear(): number {
-    const count = this.#entries.drain().length;
+    const count = this.#entries.drain().filter((entry) => !entry.confirmed).length;
     this.#bytes = 0;
     return count;
   }
@@ -92,8 +108,9 @@ export class Outbox<E extends OutboxEntry = OutboxEntry> {
     const oldestAllowed = now - this.#maxAgeMs;
     const disabled = this.#maxAgeMs === 0 || this.#maxBytes === 0;
     while (this.#entries.size > 0 && (disabled || this.#bytes > this.#maxBytes || this.#entries.peek()!.at < oldestAllowed)) {
-      this.#bytes -= this.#entries.shift()!.bytes;
-      this.dropped++;
+      const entry = this.#entries.shift()!;
+      this.#bytes -= entry.bytes;
+      if (!entry.confirmed) this.dropped++;
     }
   }
 }

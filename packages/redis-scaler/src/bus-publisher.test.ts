@@ -1,0 +1,134 @@
+import type { ClusterMessage } from '@org/protocol';
+import { describe, expect, it } from 'vitest';
+import { decodeEnvelope, senderPrefix } from './bus-codec.js';
+import { BusPublisher } from './bus-publisher.js';
+import { createKeys } from './keys.js';
+import type { PubSub } from './pubsub.js';
+import { SequenceTracker } from './sequence-tracker.js';
+import { Topics } from './topics.js';
+
+/**
+ * A Redis stand-in for the publisher: it confirms each PUBLISH while up and refuses it while down.
+ * What it confirmed is in `confirmed`; a test decides what a receiver actually got.
+ */
+function fakeRedis() {
+  const state = { up: true };
+  const confirmed: string[] = [];
+  const pubsub: PubSub = {
+    publish: (_topic, payload) => {
+      if (!state.up) return Promise.reject(new Error('connection is closed'));
+      confirmed.push(payload);
+      return Promise.resolve(1);
+    },
+    subscribe: () => Promise.resolve(),
+    unsubscribe: () => Promise.resolve(),
+    onMessage: () => {},
+    ready: true,
+    listeners: () => Promise.resolve(2),
+    close: () => Promise.resolve(),
+    disconnect: () => {},
+  };
+  return { state, confirmed, pubsub };
+}
+
+const terminate = (n: number): ClusterMessage => ({ type: 'terminate-user', appId: 'app', userId: `u${n}` });
+const userOf = (payload: string) => {
+  const message = decodeEnvelope(payload)!.message;
+  return message.type === 'terminate-user' ? message.userId : message.type;
+};
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function publisher(redis: ReturnType<typeof fakeRedis>, options: { replayWindowMs?: number; outboxMaxBytes?: number } = {}) {
+  const downs: unknown[] = [];
+  const bus = new BusPublisher({
+    pubsub: redis.pubsub,
+    commandsReady: () => redis.state.up,
+    topics: new Topics(createKeys('test')),
+    ownPrefix: senderPrefix('node-a', 'epoch'),
+    outboxMaxBytes: options.outboxMaxBytes ?? 1_000_000,
+    outboxMaxAgeMs: 30_000,
+    replayWindowMs: options.replayWindowMs ?? 1_000,
+    onDown: (error) => downs.push(error),
+  });
+  return { bus, downs };
+}
+
+/** What a receiver that got `payloads` hands to its engine: each message once, duplicates dropped by number. */
+function delivered(payloads: readonly string[], tracker = new SequenceTracker()): string[] {
+  return payloads.filter((payload) => {
+    const { sender, seq, prev } = decodeEnvelope(payload)!;
+    return tracker.accept(sender!, 'bus', seq!, prev);
+  }).map(userOf);
+}
+
+describe('the bus publisher across an outage', () => {
+  it('sends again what Redis confirmed just before the outage, ahead of what failed, so a message confirmed by a Redis that crashed before passing it on still arrives once', async () => {
+    const redis = fakeRedis();
+    const { bus, downs } = publisher(redis);
+    for (let n = 1; n <= 5; n++) bus.publish(terminate(n));
+    await settle();
+    expect(redis.confirmed.map(userOf)).toEqual(['u1', 'u2', 'u3', 'u4', 'u5']);
+    // Redis dies after confirming u4 and u5 but before writing them to the receiver: it got u1..u3.
+    const receiver = new SequenceTracker();
+    expect(delivered(redis.confirmed.slice(0, 3), receiver)).toEqual(['u1', 'u2', 'u3']);
+    redis.state.up = false;
+    bus.publish(terminate(6));
+    await settle();
+    expect(downs).toHaveLength(1);
+    bus.publish(terminate(7));
+    expect(bus.stats.outboxMessages).toBe(7); // u1..u5 again, u6 put back, u7 held
+
+    redis.state.up = true;
+    redis.confirmed.length = 0;
+    await expect(bus.flush()).resolves.toBe(true);
+    expect(redis.confirmed.map(userOf)).toEqual(['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7']);
+    expect(delivered(redis.confirmed, receiver)).toEqual(['u4', 'u5', 'u6', 'u7']);
+    expect(receiver.duplicates).toBe(3);
+    expect(receiver.missed).toBe(0);
+    expect(bus.stats).toMatchObject({ outboxMessages: 0, outboxDropped: 0, droppedMessages: 0 });
+  });
+
+  it('sends again only what was confirmed within the replay window', async () => {
+    const redis = fakeRedis();
+    const { bus } = publisher(redis, { replayWindowMs: 50 });
+    bus.publish(terminate(1));
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    bus.publish(terminate(2));
+    await settle();
+    redis.state.up = false;
+    bus.hold(); // the outage noticed by another command, not a PUBLISH
+    redis.state.up = true;
+    redis.confirmed.length = 0;
+    await expect(bus.flush()).resolves.toBe(true);
+    expect(redis.confirmed.map(userOf)).toEqual(['u2']);
+  });
+
+  it('does not count messages confirmed before an outage as dropped when closed during it', async () => {
+    const redis = fakeRedis();
+    const { bus } = publisher(redis);
+    for (let n = 1; n <= 3; n++) bus.publish(terminate(n));
+    await settle();
+    redis.state.up = false;
+    bus.publish(terminate(4));
+    await settle();
+    expect(bus.stats.outboxMessages).toBe(4);
+    expect(bus.discard()).toBe(1);
+    expect(bus.stats.droppedMessages).toBe(1);
+  });
+
+  it('keeps nothing to send again when the outbox is disabled', async () => {
+    const redis = fakeRedis();
+    const { bus } = publisher(redis, { outboxMaxBytes: 0 });
+    for (let n = 1; n <= 3; n++) bus.publish(terminate(n));
+    await settle();
+    redis.state.up = false;
+    bus.publish(terminate(4));
+    await settle();
+    redis.state.up = true;
+    redis.confirmed.length = 0;
+    await expect(bus.flush()).resolves.toBe(true);
+    expect(redis.confirmed).toEqual([]);
+    expect(bus.stats).toMatchObject({ outboxMessages: 0, outboxDropped: 1, droppedMessages: 1 });
+  });
+});
