@@ -4,7 +4,7 @@ import { Gauge, Registry } from 'prom-client';
 import { createMetrics, exposition } from './metrics.js';
 
 const scalerStats = {
-  outboxMessages: 0, outboxBytes: 0, outboxDropped: 0, droppedMessages: 0, missedMessages: 0, duplicateMessages: 0, invalidMessages: 0,
+  outboxMessages: 0, outboxBytes: 0, outboxDropped: 0, droppedMessages: 0, replayedMessages: 0, missedMessages: 0, duplicateMessages: 0, invalidMessages: 0,
   busMessagesReceived: { channel: 0, node: 0 }, busMessagesPublished: { channel: 0, node: 0 }, topics: 0, lingeringTopics: 0, topicSubscribes: 0, topicUnsubscribes: 0,
 };
 

@@ -217,7 +217,8 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       counter('realtime_scaling_outbox_dropped_total', 'Cluster messages the outbox dropped, oldest first, past scaling.outbox_max_seconds or scaling.outbox_max_bytes', (s) => s.outboxDropped);
       counter('realtime_scaling_messages_dropped_total', 'Cluster messages of this node that never reached the bus (outbox bounds, or stopped while Redis was down)', (s) => s.droppedMessages);
       counter('realtime_scaling_messages_missed_total', 'Cluster messages of other nodes this node never received (it was cut off from Redis while they published)', (s) => s.missedMessages);
-      counter('realtime_scaling_messages_duplicate_total', 'Cluster messages received twice (resent after an unconfirmed publish) and ignored', (s) => s.duplicateMessages);
+      counter('realtime_scaling_messages_duplicate_total', 'Cluster messages received twice (resent after an unconfirmed publish, or sent again after an outage) and ignored', (s) => s.duplicateMessages);
+      counter('realtime_scaling_messages_replayed_total', 'Cluster messages of this node that Redis confirmed shortly before an outage, sent again after it in case that Redis lost them', (s) => s.replayedMessages);
       counter('realtime_scaling_messages_invalid_total', 'Malformed payloads on the cluster bus, ignored', (s) => s.invalidMessages);
       // Routing: what reaches this node, by kind of topic (a channel's topic, or the node-wide bus), and the channel topics it listens to.
       const byTopicKind = (name: string, help: string, value: (s: RedisScalerStats) => Record<'channel' | 'node', number>) =>

@@ -9,16 +9,24 @@ import { Topics } from './topics.js';
 
 /**
  * A Redis stand-in for the publisher: it confirms each PUBLISH while up and refuses it while down.
- * What it confirmed is in `confirmed`; a test decides what a receiver actually got.
+ * What it confirmed is in `confirmed`; a test decides what a receiver actually got. With `state.manual`
+ * a PUBLISH waits in `waiting` until the test answers it (`answer()`), as a slow Redis would.
  */
 function fakeRedis() {
-  const state = { up: true };
+  const state = { up: true, manual: false };
   const confirmed: string[] = [];
+  const waiting: { confirm(): void; fail(): void }[] = [];
   const pubsub: PubSub = {
     publish: (_topic, payload) => {
       if (!state.up) return Promise.reject(new Error('connection is closed'));
-      confirmed.push(payload);
-      return Promise.resolve(1);
+      const confirm = () => {
+        confirmed.push(payload);
+        return 1;
+      };
+      if (state.manual) {
+        return new Promise((resolve, reject) => waiting.push({ confirm: () => resolve(confirm()), fail: () => reject(new Error('Command timed out')) }));
+      }
+      return Promise.resolve(confirm());
     },
     subscribe: () => Promise.resolve(),
     unsubscribe: () => Promise.resolve(),
@@ -28,7 +36,9 @@ function fakeRedis() {
     close: () => Promise.resolve(),
     disconnect: () => {},
   };
-  return { state, confirmed, pubsub };
+  const answer = () => waiting.shift()!.confirm();
+  const timeOut = () => waiting.shift()!.fail();
+  return { state, confirmed, waiting, answer, timeOut, pubsub };
 }
 
 const terminate = (n: number): ClusterMessage => ({ type: 'terminate-user', appId: 'app', userId: `u${n}` });
@@ -38,7 +48,7 @@ const userOf = (payload: string) => {
 };
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function publisher(redis: ReturnType<typeof fakeRedis>, options: { replayWindowMs?: number; outboxMaxBytes?: number } = {}) {
+function publisher(redis: ReturnType<typeof fakeRedis>, options: { replayWindowMs?: number; outboxMaxBytes?: number; outboxMaxAgeMs?: number } = {}) {
   const downs: unknown[] = [];
   const bus = new BusPublisher({
     pubsub: redis.pubsub,
@@ -46,7 +56,7 @@ function publisher(redis: ReturnType<typeof fakeRedis>, options: { replayWindowM
     topics: new Topics(createKeys('test')),
     ownPrefix: senderPrefix('node-a', 'epoch'),
     outboxMaxBytes: options.outboxMaxBytes ?? 1_000_000,
-    outboxMaxAgeMs: 30_000,
+    outboxMaxAgeMs: options.outboxMaxAgeMs ?? 30_000,
     replayWindowMs: options.replayWindowMs ?? 1_000,
     onDown: (error) => downs.push(error),
   });
@@ -85,7 +95,59 @@ describe('the bus publisher across an outage', () => {
     expect(delivered(redis.confirmed, receiver)).toEqual(['u4', 'u5', 'u6', 'u7']);
     expect(receiver.duplicates).toBe(3);
     expect(receiver.missed).toBe(0);
-    expect(bus.stats).toMatchObject({ outboxMessages: 0, outboxDropped: 0, droppedMessages: 0 });
+    expect(bus.stats).toMatchObject({ outboxMessages: 0, outboxDropped: 0, droppedMessages: 0, replayedMessages: 5 });
+  });
+
+  it('sends again a PUBLISH confirmed only after the outage was noticed, in its place', async () => {
+    const redis = fakeRedis();
+    const { bus } = publisher(redis);
+    bus.publish(terminate(1));
+    await settle();
+    redis.state.manual = true;
+    bus.publish(terminate(2)); // sent, not answered yet
+    bus.hold(); // the outage noticed by another command
+    bus.publish(terminate(3));
+    redis.answer(); // u2 confirmed: as unsure as u1, and the replay was taken already
+    await settle();
+    redis.state.manual = false;
+    redis.confirmed.length = 0;
+    await expect(bus.flush()).resolves.toBe(true);
+    expect(redis.confirmed.map(userOf)).toEqual(['u1', 'u2', 'u3']);
+    expect(bus.stats.replayedMessages).toBe(2);
+  });
+
+  it('keeps the age of a message sent again, so held messages behind it still expire in time', async () => {
+    const redis = fakeRedis();
+    const { bus } = publisher(redis, { outboxMaxAgeMs: 100 });
+    redis.state.up = false;
+    bus.hold();
+    bus.publish(terminate(1));
+    bus.publish(terminate(2));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    redis.state.up = true;
+    redis.state.manual = true;
+    const flushed = bus.flush();
+    redis.answer(); // u1 confirmed by the flush
+    redis.timeOut(); // u2 not: the outage again, u1 goes back in front of u2
+    await expect(flushed).resolves.toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    // Both entered the outbox 120 ms ago, past its 100 ms bound.
+    redis.state.manual = false;
+    redis.confirmed.length = 0;
+    await expect(bus.flush()).resolves.toBe(true);
+    expect(redis.confirmed).toEqual([]);
+    expect(bus.stats).toMatchObject({ outboxDropped: 1, droppedMessages: 1, replayedMessages: 1 }); // u2; u1 was confirmed
+  });
+
+  it('keeps only the last 1,024 confirmed messages to send again', async () => {
+    const redis = fakeRedis();
+    const { bus } = publisher(redis);
+    for (let n = 1; n <= 1_500; n++) bus.publish(terminate(n));
+    await settle();
+    bus.hold();
+    redis.confirmed.length = 0;
+    await expect(bus.flush()).resolves.toBe(true);
+    expect(redis.confirmed.map(userOf)).toEqual(Array.from({ length: 1_024 }, (_, i) => `u${477 + i}`));
   });
 
   it('sends again only what was confirmed within the replay window', async () => {

@@ -38,8 +38,8 @@ export interface BusPublisherOptions {
   outboxMaxAgeMs: number;
   /**
    * How long a confirmed PUBLISH is kept to be sent again if an outage is noticed meanwhile (a Redis that
-   * crashed may have confirmed it without passing it on): the commands' timeout, the longest a crash can
-   * go unnoticed by a node that keeps publishing.
+   * crashed may have confirmed it without passing it on): as long as a crash can go unnoticed, one
+   * heartbeat interval (the next command) plus the commands' timeout.
    */
   replayWindowMs: number;
   /** A PUBLISH failed or could not be sent: the node is cut off from Redis. */
@@ -56,6 +56,11 @@ export interface PublisherStats {
   outboxDropped: number;
   /** Messages of this node that never reached the bus, since start: `outboxDropped` plus what `close()` gave up. */
   droppedMessages: number;
+  /**
+   * Messages Redis had confirmed shortly before an outage, put back in the outbox to be sent again (in case
+   * that Redis died before writing them to the subscribers; those who got them drop the copy), since start.
+   */
+  replayedMessages: number;
   /** PUBLISHes this node sent (resends not counted), by the kind of topic, since start. */
   busMessagesPublished: Record<TopicKind, number>;
 }
@@ -93,6 +98,8 @@ export class BusPublisher {
   #holding = false;
   #flushing: Promise<boolean> | undefined;
   #droppedAtClose = 0;
+  /** Confirmed messages put back after an outage, since start. */
+  #replayed = 0;
   /** The last PUBLISH sent: replies come in order, so once it settled every earlier one has. */
   #lastSend: Promise<boolean> = Promise.resolve(true);
   /** Outbox drops counted when the current outage began, to log this outage's share once. */
@@ -102,7 +109,7 @@ export class BusPublisher {
     this.#options = options;
     this.#outbox = new Outbox<BusEntry>(options.outboxMaxBytes, options.outboxMaxAgeMs);
     this.#enabled = options.outboxMaxBytes > 0 && options.outboxMaxAgeMs > 0;
-    this.#recent = new RecentlyConfirmed(this.#enabled ? options.replayWindowMs : 0, options.outboxMaxBytes);
+    this.#recent = new RecentlyConfirmed(this.#enabled ? options.replayWindowMs : 0);
   }
 
   /** True from an outage until the outbox is flushed: messages queue instead of going to the bus. */
@@ -116,6 +123,7 @@ export class BusPublisher {
       outboxBytes: this.#outbox.bytes,
       outboxDropped: this.#outbox.dropped,
       droppedMessages: this.#outbox.dropped + this.#droppedAtClose,
+      replayedMessages: this.#replayed,
       busMessagesPublished: { ...this.#published },
     };
   }
@@ -174,12 +182,16 @@ export class BusPublisher {
 
   /** The messages confirmed within the replay window go back to the outbox, in order, marked `confirmed`. */
   #replayRecent(now: number): void {
-    const entries = this.#recent.take(now);
+    this.#requeueConfirmed(this.#recent.take(now), now);
+  }
+
+  /** Confirmed messages back to the outbox, merged in number order, keeping their age (see `#confirmed`). */
+  #requeueConfirmed(entries: BusEntry[], now: number): void {
     for (const entry of entries) {
       entry.bytes = Buffer.byteLength(entry.body);
-      entry.at = now;
       entry.confirmed = true;
     }
+    this.#replayed += entries.length;
     this.#outbox.requeue(entries, now);
   }
 
@@ -266,7 +278,7 @@ export class BusPublisher {
         attempt.live = false;
         // Replies come in order; earlier attempts were confirmed or put back already.
         const now = Date.now();
-        while (this.#inFlight.size > 0 && !this.#inFlight.peek()!.live) this.#recent.add(this.#inFlight.shift()!.entry, now);
+        while (this.#inFlight.size > 0 && !this.#inFlight.peek()!.live) this.#confirmed(this.#inFlight.shift()!.entry, now);
         return true;
       },
       (error: unknown) => {
@@ -276,6 +288,22 @@ export class BusPublisher {
     );
     this.#lastSend = sent;
     return sent;
+  }
+
+  /**
+   * Redis confirmed `entry`. Normally kept in the replay window. But a PUBLISH sent before the outage was
+   * noticed and confirmed after it (the replay already taken) goes straight back to the outbox, unless a
+   * flush is under way: a flush confirms what it sends, and anything put in front of it then would follow
+   * higher numbers already sent.
+   */
+  #confirmed(entry: BusEntry, now: number): void {
+    // Its age, should it go back to the outbox: from now if it went straight to the bus, else from when it entered the outbox.
+    if (entry.bytes < 0) entry.at = now;
+    if (this.#holding && this.#flushing === undefined) {
+      this.#requeueConfirmed([entry], now);
+    } else {
+      this.#recent.add(entry, now);
+    }
   }
 
   /** The payload of a first attempt: the next sequence number, and the topic's previous one. */
@@ -301,7 +329,7 @@ export class BusPublisher {
     for (const attempt of this.#inFlight.drain()) {
       if (!attempt.live) {
         // Confirmed behind one still waiting (its reply was lost to a timeout): as unsure as any confirmed one.
-        this.#recent.add(attempt.entry, now);
+        this.#confirmed(attempt.entry, now);
         continue;
       }
       attempt.live = false;

@@ -19,7 +19,8 @@ if (redis) {
     const sender = createRedisScaler({ redis: client, prefix });
     const receiver = createRedisScaler({ redis: client, prefix, logger });
     opened.push(sender, receiver);
-    await receiver.start(onMessage);
+    // Both started, as in a cluster: an unstarted node holds what it publishes until its first resync.
+    await Promise.all([receiver.start(onMessage), sender.start(() => {})]);
     return { prefix, sender };
   }
 

@@ -78,7 +78,7 @@ export class NodeRuntime {
       nodeId,
       outboxMaxBytes,
       outboxMaxAgeMs: outboxMaxSeconds * 1_000,
-      replayWindowMs: options.commandTimeoutMs,
+      replayWindowMs: options.heartbeatIntervalMs + options.commandTimeoutMs,
       logger,
       onDown: markDown,
     });

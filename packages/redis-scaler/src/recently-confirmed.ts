@@ -1,56 +1,61 @@
-import { Fifo } from './fifo.js';
 import type { OutboxEntry } from './outbox.js';
 
-interface Confirmed<E> {
-  entry: E;
-  at: number;
-}
+/** Confirmed messages kept at most: a crash loses what Redis had not yet written, a few event-loop passes' worth. */
+const defaultCapacity = 1_024;
 
 /**
- * The messages Redis confirmed in the last `windowMs`. A Redis that dies right after answering a
+ * The last messages Redis confirmed, for `windowMs`. A Redis that dies right after answering a
  * PUBLISH may never write the message to its subscribers (it answers the publisher before it
  * writes to them, and a crash in between keeps the confirmation but loses the delivery), and the
  * publisher cannot tell. So when a node notices an outage, what was confirmed shortly before goes
  * back to the outbox with its sequence number: receivers that did get it drop the second copy.
  *
- * Bounded by age (`windowMs`) and by size (`maxChars`, UTF-16 code units of the payloads: counted
- * without encoding on this path, which runs per message while Redis is up).
+ * A ring of fixed size, written once per confirmed PUBLISH while Redis is up: no allocation, and
+ * an entry is let go after `capacity` newer ones, so little of it lives long enough to burden the
+ * garbage collector. After a crash nothing is confirmed any more, so the ring keeps the last
+ * messages before it however long the outage takes to notice (within `windowMs`).
  */
 export class RecentlyConfirmed<E extends OutboxEntry> {
   readonly #windowMs: number;
-  readonly #maxChars: number;
-  readonly #entries = new Fifo<Confirmed<E>>();
-  #chars = 0;
+  readonly #entries: (E | undefined)[];
+  readonly #times: Float64Array;
+  /** Where the next confirmation is written. */
+  #next = 0;
+  #size = 0;
 
-  constructor(windowMs: number, maxChars: number) {
+  constructor(windowMs: number, capacity = defaultCapacity) {
     this.#windowMs = windowMs;
-    this.#maxChars = maxChars;
+    const slots = windowMs > 0 ? capacity : 0;
+    this.#entries = new Array<E | undefined>(slots).fill(undefined);
+    this.#times = new Float64Array(slots);
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#size;
   }
 
-  /** Redis confirmed `entry` (in sequence order), now. */
+  /** Redis confirmed `entry` (in sequence order) at `now`. */
   add(entry: E, now: number): void {
-    if (this.#windowMs <= 0 || this.#maxChars <= 0) return;
-    this.#entries.push({ entry, at: now });
-    this.#chars += entry.payload?.length ?? 0;
-    this.#trim(now);
+    const capacity = this.#entries.length;
+    if (capacity === 0) return;
+    this.#entries[this.#next] = entry;
+    this.#times[this.#next] = now;
+    this.#next = (this.#next + 1) % capacity;
+    if (this.#size < capacity) this.#size++;
   }
 
-  /** Empties the window; returns what was confirmed within it, oldest first. */
+  /** Empties the ring; returns what was confirmed within the window before `now`, oldest first. */
   take(now: number): E[] {
-    this.#trim(now);
-    const entries = this.#entries.drain().map((confirmed) => confirmed.entry);
-    this.#chars = 0;
-    return entries;
-  }
-
-  #trim(now: number): void {
+    const capacity = this.#entries.length;
+    const taken: E[] = [];
     const oldestKept = now - this.#windowMs;
-    while (this.#entries.size > 0 && (this.#chars > this.#maxChars || this.#entries.peek()!.at < oldestKept)) {
-      this.#chars -= this.#entries.shift()!.entry.payload?.length ?? 0;
+    for (let i = 0; i < this.#size; i++) {
+      const slot = (this.#next - this.#size + i + capacity) % capacity;
+      const entry = this.#entries[slot]!;
+      this.#entries[slot] = undefined;
+      if (this.#times[slot]! >= oldestKept) taken.push(entry);
     }
+    this.#size = 0;
+    return taken;
   }
 }
