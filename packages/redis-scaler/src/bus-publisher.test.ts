@@ -116,6 +116,46 @@ describe('the bus publisher across an outage', () => {
     expect(bus.stats.replayedMessages).toBe(2);
   });
 
+  it('sends again, in order, every PUBLISH sent before the outage was noticed and confirmed after it', async () => {
+    const redis = fakeRedis();
+    const { bus } = publisher(redis);
+    redis.state.manual = true;
+    for (let n = 1; n <= 5; n++) bus.publish(terminate(n));
+    bus.hold();
+    bus.publish(terminate(6));
+    bus.publish(terminate(7));
+    for (let n = 1; n <= 5; n++) redis.answer();
+    await settle();
+    redis.state.manual = false;
+    redis.confirmed.length = 0;
+    await expect(bus.flush()).resolves.toBe(true);
+    expect(redis.confirmed.map(userOf)).toEqual(['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7']);
+    expect(bus.stats).toMatchObject({ replayedMessages: 5, outboxMessages: 0 });
+  });
+
+  it('sends again a message a flush had confirmed when the outage is noticed before that confirmation is handled', async () => {
+    const redis = fakeRedis();
+    const { bus } = publisher(redis);
+    redis.state.up = false;
+    bus.hold();
+    bus.publish(terminate(1));
+    redis.state.up = true;
+    redis.state.manual = true;
+    const flushed = bus.flush();
+    await settle();
+    // Redis confirms u1 and dies before writing it to the subscribers; the node notices before it handles the reply.
+    redis.state.up = false;
+    redis.answer();
+    bus.hold();
+    await expect(flushed).resolves.toBe(false);
+    expect(bus.holding).toBe(true);
+    redis.state.up = true;
+    redis.state.manual = false;
+    redis.confirmed.length = 0;
+    await expect(bus.flush()).resolves.toBe(true);
+    expect(redis.confirmed.map(userOf)).toEqual(['u1']);
+  });
+
   it('keeps the age of a message sent again, so held messages behind it still expire in time', async () => {
     const redis = fakeRedis();
     const { bus } = publisher(redis, { outboxMaxAgeMs: 100 });

@@ -24,6 +24,8 @@ interface BusEntry extends OutboxEntry {
 interface Attempt {
   entry: BusEntry;
   live: boolean;
+  /** `#holds` when it was sent: confirmed after a later `hold()`, it was confirmed by a Redis that may have lost it. */
+  holds: number;
 }
 
 export interface BusPublisherOptions {
@@ -39,7 +41,7 @@ export interface BusPublisherOptions {
   /**
    * How long a confirmed PUBLISH is kept to be sent again if an outage is noticed meanwhile (a Redis that
    * crashed may have confirmed it without passing it on): as long as a crash can go unnoticed, one
-   * heartbeat interval (the next command) plus the commands' timeout.
+   * heartbeat interval (the next command) plus the commands' timeout, and a heartbeat to spare for timer lag.
    */
   replayWindowMs: number;
   /** A PUBLISH failed or could not be sent: the node is cut off from Redis. */
@@ -100,6 +102,13 @@ export class BusPublisher {
   #droppedAtClose = 0;
   /** Confirmed messages put back after an outage, since start. */
   #replayed = 0;
+  /** Calls of `hold()`: each may mark an outage, after which a confirmation of an earlier PUBLISH is unsure. */
+  #holds = 0;
+  /**
+   * PUBLISHes sent before the latest `hold()` and confirmed after it (in number order): to go back to the
+   * outbox like the replay, collected here and put back once per flush batch rather than one by one.
+   */
+  #confirmedLate: BusEntry[] = [];
   /** The last PUBLISH sent: replies come in order, so once it settled every earlier one has. */
   #lastSend: Promise<boolean> = Promise.resolve(true);
   /** Outbox drops counted when the current outage began, to log this outage's share once. */
@@ -174,15 +183,18 @@ export class BusPublisher {
    */
   hold(): void {
     if (!this.#enabled) return;
+    this.#holds++;
     this.#replayRecent(Date.now());
     if (this.#holding) return;
     this.#holding = true;
     this.#droppedBeforeOutage = this.#outbox.dropped;
   }
 
-  /** The messages confirmed within the replay window go back to the outbox, in order, marked `confirmed`. */
+  /** The messages confirmed within the replay window, and those confirmed late, go back to the outbox, in order, marked `confirmed`. */
   #replayRecent(now: number): void {
-    this.#requeueConfirmed(this.#recent.take(now), now);
+    const late = this.#confirmedLate;
+    this.#confirmedLate = [];
+    this.#requeueConfirmed([...this.#recent.take(now), ...late], now);
   }
 
   /** Confirmed messages back to the outbox, merged in number order, keeping their age (see `#confirmed`). */
@@ -235,8 +247,12 @@ export class BusPublisher {
   }
 
   async #sendHeld(): Promise<boolean> {
-    while (this.#outbox.size > 0) {
+    // What a Redis that has gone since confirmed (an earlier flush cut short, or PUBLISHes answered after
+    // the outage was noticed) goes first; each batch also takes what was confirmed late meanwhile.
+    if (this.#holding) this.#replayRecent(Date.now());
+    while (this.#outbox.size > 0 || this.#confirmedLate.length > 0) {
       if (!this.#options.commandsReady()) return false;
+      this.#takeConfirmedLate();
       const batch = this.#outbox.take(flushBatchMessages, flushBatchBytes, Date.now());
       const sent = await Promise.all(batch.map((entry) => this.#send(entry)));
       if (sent.includes(false)) return false;
@@ -244,6 +260,13 @@ export class BusPublisher {
     // Checked and released in the same turn: a message published from here on finds the outbox empty.
     this.#holding = false;
     return true;
+  }
+
+  #takeConfirmedLate(): void {
+    if (this.#confirmedLate.length === 0) return;
+    const late = this.#confirmedLate;
+    this.#confirmedLate = [];
+    this.#requeueConfirmed(late, Date.now());
   }
 
   /** Outbox drops since the outage began (for its one log line), and starts counting afresh. */
@@ -263,6 +286,7 @@ export class BusPublisher {
 
   /** At close, when the bus cannot be reached: gives up what is held; returns how many. */
   discard(): number {
+    this.#confirmedLate = [];
     const count = this.#outbox.clear();
     this.#droppedAtClose += count;
     return count;
@@ -271,14 +295,14 @@ export class BusPublisher {
   /** One PUBLISH; resolves to false when it failed (and was put back in the outbox). Never rejects. */
   #send(entry: BusEntry): Promise<boolean> {
     entry.payload ??= this.#number(entry);
-    const attempt: Attempt = { entry, live: true };
+    const attempt: Attempt = { entry, live: true, holds: this.#holds };
     this.#inFlight.push(attempt);
     const sent = this.#options.pubsub.publish(entry.topic, entry.payload).then(
       () => {
         attempt.live = false;
         // Replies come in order; earlier attempts were confirmed or put back already.
         const now = Date.now();
-        while (this.#inFlight.size > 0 && !this.#inFlight.peek()!.live) this.#confirmed(this.#inFlight.shift()!.entry, now);
+        while (this.#inFlight.size > 0 && !this.#inFlight.peek()!.live) this.#confirmed(this.#inFlight.shift()!, now);
         return true;
       },
       (error: unknown) => {
@@ -291,19 +315,14 @@ export class BusPublisher {
   }
 
   /**
-   * Redis confirmed `entry`. Normally kept in the replay window. But a PUBLISH sent before the outage was
-   * noticed and confirmed after it (the replay already taken) goes straight back to the outbox, unless a
-   * flush is under way: a flush confirms what it sends, and anything put in front of it then would follow
-   * higher numbers already sent.
+   * Redis confirmed an attempt. Normally kept in the replay window. But a PUBLISH sent before the latest
+   * `hold()` and confirmed after it (the replay already taken) goes back to the outbox too (`#confirmedLate`).
    */
-  #confirmed(entry: BusEntry, now: number): void {
+  #confirmed({ entry, holds }: Attempt, now: number): void {
     // Its age, should it go back to the outbox: from now if it went straight to the bus, else from when it entered the outbox.
     if (entry.bytes < 0) entry.at = now;
-    if (this.#holding && this.#flushing === undefined) {
-      this.#requeueConfirmed([entry], now);
-    } else {
-      this.#recent.add(entry, now);
-    }
+    if (this.#holding && holds < this.#holds) this.#confirmedLate.push(entry);
+    else this.#recent.add(entry, now);
   }
 
   /** The payload of a first attempt: the next sequence number, and the topic's previous one. */
@@ -329,7 +348,7 @@ export class BusPublisher {
     for (const attempt of this.#inFlight.drain()) {
       if (!attempt.live) {
         // Confirmed behind one still waiting (its reply was lost to a timeout): as unsure as any confirmed one.
-        this.#confirmed(attempt.entry, now);
+        this.#confirmed(attempt, now);
         continue;
       }
       attempt.live = false;

@@ -78,7 +78,7 @@ export class NodeRuntime {
       nodeId,
       outboxMaxBytes,
       outboxMaxAgeMs: outboxMaxSeconds * 1_000,
-      replayWindowMs: options.heartbeatIntervalMs + options.commandTimeoutMs,
+      replayWindowMs: 2 * options.heartbeatIntervalMs + options.commandTimeoutMs,
       logger,
       onDown: markDown,
     });

@@ -34,7 +34,9 @@ describe('README', () => {
     const file = join(dir, 'example.mjs');
     writeFileSync(file, example);
     const { stdout } = await promisify(execFile)(process.execPath, [file], { env: { ...process.env, REDIS_URL: redis.url }, timeout: 15_000 });
-    expect(stdout).toMatch(/^node \S+ connected: true$/m);
+    // start() waits for the first connection at most max(2 × commandTimeoutMs, 1 s) (README, "Redis outages"):
+    // on a loaded machine the example may print false, serving from local state until Redis answers.
+    expect(stdout).toMatch(/^node \S+ connected: (?:true|false)$/m);
     expect(stdout).toContain('connections in the cluster: 0');
   });
 });
