@@ -18,11 +18,17 @@ const config = fc.oneof(
   hostileValue,
 );
 
-/** Each problem in the message starts with the key it is about (or says the whole config is not an object). */
-function assertNamesKeys(message: string): void {
+/**
+ * Each problem starts with the key it is about (or says the whole config is not an object), and the message
+ * is those problems. Taken from `problems`: a key may itself contain the "; " that joins them in the message.
+ */
+function assertNamesKeys(error: InvalidChatConfig): void {
   const prefix = 'Invalid config for chat instance "chat": ';
+  const { message } = error;
   expect(message.startsWith(prefix), message).toBe(true);
-  for (const problem of message.slice(prefix.length).split('; ')) {
+  if (error.problems.length === 1 && error.problems[0] === message) return expect(message.slice(prefix.length)).toMatch(/^(expected an object|webhook\b)/);
+  expect(message).toBe(`${prefix}${error.problems.join('; ')}`);
+  for (const problem of error.problems) {
     expect(problem, message).toMatch(/^(expected an object|unknown option|(webhook|channel|override_channel|timeout|connect_timeout|verify|http_errors|proxy|headers|retry|max_payload_bytes)\b)/);
   }
 }
@@ -39,6 +45,20 @@ describe('hostile config input', () => {
     }
   });
 
+  it('lists each problem on its own and quotes unknown keys, also one holding the separator (a counterexample fast-check found)', () => {
+    try {
+      resolveChatConfig('chat', { webhook: new Set(), '; ': new Set(), 'say "hi"\n': 1 }, {});
+      expect.unreachable('the config is invalid');
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidChatConfig);
+      const { problems, message } = error as InvalidChatConfig;
+      expect(problems).toHaveLength(2);
+      expect(problems[0]).toMatch(/^webhook: /);
+      expect(problems[1]).toBe('unknown option(s) "; ", "say \\"hi\\"\\n"');
+      expect(message).toBe(`Invalid config for chat instance "chat": ${problems.join('; ')}`);
+    }
+  });
+
   it('either resolves or throws InvalidChatConfig whose every problem names its key, and never echoes the secrets', () => {
     fc.assert(
       fc.property(config, (input) => {
@@ -47,7 +67,7 @@ describe('hostile config input', () => {
         } catch (error) {
           expect(error).toBeInstanceOf(InvalidChatConfig);
           const message = (error as Error).message;
-          assertNamesKeys(message);
+          assertNamesKeys(error as InvalidChatConfig);
           expect(message).not.toContain('s3cr3t-token-value');
           expect(message).not.toContain('pa55word-x');
         }

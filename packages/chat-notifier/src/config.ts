@@ -175,7 +175,7 @@ export function resolveChatConfig(
     const key = issue.path.map(String).join('.');
     // Unknown keys and nested messages carry no key name of their own.
     if (issue.code === 'unrecognized_keys') {
-      return `${key ? `${key}: ` : ''}unknown option(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+      return `${key ? `${key}: ` : ''}unknown option(s) ${issue.keys.map(quotedKey).join(', ')}`;
     }
     // The webhook carries the token and header values often carry credentials:
     // never echo them. Anything else is echoed with URLs masked (a proxy's password).
@@ -185,7 +185,13 @@ export function resolveChatConfig(
     const named = key === '' || issue.message.startsWith(`${key}:`) || issue.message.startsWith(`${issue.path[0]?.toString()}:`) ? issue.message : `${key}: ${issue.message}`;
     return `${named}${got}`;
   });
-  throw new InvalidChatConfig(redactor.secrets(`Invalid config for chat instance "${instance}": ${problems.join('; ')}`));
+  const shown = problems.map((problem) => redactor.secrets(problem));
+  throw new InvalidChatConfig(redactor.secrets(`Invalid config for chat instance "${instance}": ${shown.join('; ')}`), shown);
+}
+
+/** An unknown key as JSON (quotes, control characters and separators stay readable and unambiguous), cut at 64 characters. */
+function quotedKey(key: string): string {
+  return JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key);
 }
 
 /**

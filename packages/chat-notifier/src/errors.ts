@@ -57,9 +57,15 @@ export class ChatNotifierError extends Error {
 /** Config failed validation; the message names the key and what was expected. */
 export class InvalidChatConfig extends ChatNotifierError {
   declare readonly code: 'CHAT_INVALID_CONFIG';
-  constructor(message: string) {
+  /**
+   * Each problem on its own, starting with the key it is about, when an instance's options failed
+   * validation (the message joins them with "; ", which a key may itself contain); otherwise the message alone.
+   */
+  readonly problems: readonly string[];
+  constructor(message: string, problems?: readonly string[]) {
     super('CHAT_INVALID_CONFIG', message);
     this.name = 'InvalidChatConfig';
+    this.problems = problems ?? [message];
   }
 }
 
