@@ -63,6 +63,15 @@ function publisher(redis: ReturnType<typeof fakeRedis>, options: { replayWindowM
   return { bus, downs };
 }
 
+/** Redis is back and answers at once: flushes the outbox (which must empty) and returns who the messages it sent were for. */
+async function flushAfterRecovery(redis: ReturnType<typeof fakeRedis>, bus: BusPublisher): Promise<string[]> {
+  redis.state.up = true;
+  redis.state.manual = false;
+  redis.confirmed.length = 0;
+  await expect(bus.flush()).resolves.toBe(true);
+  return redis.confirmed.map(userOf);
+}
+
 /** What a receiver that got `payloads` hands to its engine: each message once, duplicates dropped by number. */
 function delivered(payloads: readonly string[], tracker = new SequenceTracker()): string[] {
   return payloads.filter((payload) => {
@@ -88,10 +97,7 @@ describe('the bus publisher across an outage', () => {
     bus.publish(terminate(7));
     expect(bus.stats.outboxMessages).toBe(7); // u1..u5 again, u6 put back, u7 held
 
-    redis.state.up = true;
-    redis.confirmed.length = 0;
-    await expect(bus.flush()).resolves.toBe(true);
-    expect(redis.confirmed.map(userOf)).toEqual(['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7']);
+    expect(await flushAfterRecovery(redis, bus)).toEqual(['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7']);
     expect(delivered(redis.confirmed, receiver)).toEqual(['u4', 'u5', 'u6', 'u7']);
     expect(receiver.duplicates).toBe(3);
     expect(receiver.missed).toBe(0);
@@ -109,10 +115,7 @@ describe('the bus publisher across an outage', () => {
     bus.publish(terminate(3));
     redis.answer(); // u2 confirmed: as unsure as u1, and the replay was taken already
     await settle();
-    redis.state.manual = false;
-    redis.confirmed.length = 0;
-    await expect(bus.flush()).resolves.toBe(true);
-    expect(redis.confirmed.map(userOf)).toEqual(['u1', 'u2', 'u3']);
+    expect(await flushAfterRecovery(redis, bus)).toEqual(['u1', 'u2', 'u3']);
     expect(bus.stats.replayedMessages).toBe(2);
   });
 
@@ -126,10 +129,7 @@ describe('the bus publisher across an outage', () => {
     bus.publish(terminate(7));
     for (let n = 1; n <= 5; n++) redis.answer();
     await settle();
-    redis.state.manual = false;
-    redis.confirmed.length = 0;
-    await expect(bus.flush()).resolves.toBe(true);
-    expect(redis.confirmed.map(userOf)).toEqual(['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7']);
+    expect(await flushAfterRecovery(redis, bus)).toEqual(['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7']);
     expect(bus.stats).toMatchObject({ replayedMessages: 5, outboxMessages: 0 });
   });
 
@@ -149,11 +149,7 @@ describe('the bus publisher across an outage', () => {
     bus.hold();
     await expect(flushed).resolves.toBe(false);
     expect(bus.holding).toBe(true);
-    redis.state.up = true;
-    redis.state.manual = false;
-    redis.confirmed.length = 0;
-    await expect(bus.flush()).resolves.toBe(true);
-    expect(redis.confirmed.map(userOf)).toEqual(['u1']);
+    expect(await flushAfterRecovery(redis, bus)).toEqual(['u1']);
   });
 
   it('keeps the age of a message sent again, so held messages behind it still expire in time', async () => {
@@ -172,10 +168,7 @@ describe('the bus publisher across an outage', () => {
     await expect(flushed).resolves.toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 60));
     // Both entered the outbox 120 ms ago, past its 100 ms bound.
-    redis.state.manual = false;
-    redis.confirmed.length = 0;
-    await expect(bus.flush()).resolves.toBe(true);
-    expect(redis.confirmed).toEqual([]);
+    expect(await flushAfterRecovery(redis, bus)).toEqual([]);
     expect(bus.stats).toMatchObject({ outboxDropped: 1, droppedMessages: 1, replayedMessages: 1 }); // u2; u1 was confirmed
   });
 
@@ -185,9 +178,7 @@ describe('the bus publisher across an outage', () => {
     for (let n = 1; n <= 1_500; n++) bus.publish(terminate(n));
     await settle();
     bus.hold();
-    redis.confirmed.length = 0;
-    await expect(bus.flush()).resolves.toBe(true);
-    expect(redis.confirmed.map(userOf)).toEqual(Array.from({ length: 1_024 }, (_, i) => `u${477 + i}`));
+    expect(await flushAfterRecovery(redis, bus)).toEqual(Array.from({ length: 1_024 }, (_, i) => `u${477 + i}`));
   });
 
   it('sends again only what was confirmed within the replay window', async () => {
@@ -200,10 +191,7 @@ describe('the bus publisher across an outage', () => {
     await settle();
     redis.state.up = false;
     bus.hold(); // the outage noticed by another command, not a PUBLISH
-    redis.state.up = true;
-    redis.confirmed.length = 0;
-    await expect(bus.flush()).resolves.toBe(true);
-    expect(redis.confirmed.map(userOf)).toEqual(['u2']);
+    expect(await flushAfterRecovery(redis, bus)).toEqual(['u2']);
   });
 
   it('does not count messages confirmed before an outage as dropped when closed during it', async () => {
@@ -227,10 +215,7 @@ describe('the bus publisher across an outage', () => {
     redis.state.up = false;
     bus.publish(terminate(4));
     await settle();
-    redis.state.up = true;
-    redis.confirmed.length = 0;
-    await expect(bus.flush()).resolves.toBe(true);
-    expect(redis.confirmed).toEqual([]);
+    expect(await flushAfterRecovery(redis, bus)).toEqual([]);
     expect(bus.stats).toMatchObject({ outboxMessages: 0, outboxDropped: 1, droppedMessages: 1 });
   });
 });
