@@ -192,9 +192,7 @@ export class BusPublisher {
 
   /** The messages confirmed within the replay window, and those confirmed late, go back to the outbox, in order, marked `confirmed`. */
   #replayRecent(now: number): void {
-    const late = this.#confirmedLate;
-    this.#confirmedLate = [];
-    this.#requeueConfirmed([...this.#recent.take(now), ...late], now);
+    this.#requeueConfirmed([...this.#recent.take(now), ...this.#takeConfirmedLate()], now);
   }
 
   /** Confirmed messages back to the outbox, merged in number order, keeping their age (see `#confirmed`). */
@@ -252,7 +250,7 @@ export class BusPublisher {
     if (this.#holding) this.#replayRecent(Date.now());
     while (this.#outbox.size > 0 || this.#confirmedLate.length > 0) {
       if (!this.#options.commandsReady()) return false;
-      this.#takeConfirmedLate();
+      this.#requeueConfirmed(this.#takeConfirmedLate(), Date.now());
       const batch = this.#outbox.take(flushBatchMessages, flushBatchBytes, Date.now());
       const sent = await Promise.all(batch.map((entry) => this.#send(entry)));
       if (sent.includes(false)) return false;
@@ -262,11 +260,11 @@ export class BusPublisher {
     return true;
   }
 
-  #takeConfirmedLate(): void {
-    if (this.#confirmedLate.length === 0) return;
+  /** Empties `#confirmedLate`; returns what it held, in number order. */
+  #takeConfirmedLate(): BusEntry[] {
     const late = this.#confirmedLate;
-    this.#confirmedLate = [];
-    this.#requeueConfirmed(late, Date.now());
+    if (late.length > 0) this.#confirmedLate = [];
+    return late;
   }
 
   /** Outbox drops since the outage began (for its one log line), and starts counting afresh. */
@@ -286,7 +284,7 @@ export class BusPublisher {
 
   /** At close, when the bus cannot be reached: gives up what is held; returns how many. */
   discard(): number {
-    this.#confirmedLate = [];
+    this.#takeConfirmedLate();
     const count = this.#outbox.clear();
     this.#droppedAtClose += count;
     return count;
