@@ -4,6 +4,6 @@ import { defineConfig } from 'tsup';
 export default defineConfig(
   nodePackage({
     entry: { index: 'src/index.ts', signing: 'src/signing.ts', testing: 'src/testing/index.ts', threads: 'src/threads/index.ts' },
-    external: ['vitest', 'fast-check'],
+    external: ['fast-check'],
   }),
 );

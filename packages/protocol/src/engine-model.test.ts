@@ -1,3 +1,4 @@
+import * as vitest from 'vitest';
 import { createLocalScaler } from './local-scaler.js';
 import { createMemoryCluster } from './testing/memory-cluster.js';
 import { runEngineModelConformance, type EngineModelAction } from './testing/engine-model.js';
@@ -26,13 +27,13 @@ const regressions: EngineModelAction[][][] = [
   [[{ op: 'rejoin', slot: 0, channel: 'presence-room' }, { op: 'rejoin', slot: 0, channel: 'presence-room' }, { op: 'subscribe', slot: 2, channel: 'presence-room' }]],
 ];
 
-runEngineModelConformance('in-memory scaler, one engine', {
+runEngineModelConformance(vitest, 'in-memory scaler, one engine', {
   engines: 1,
   examples: regressions,
   createNodes: async () => [createLocalScaler()],
 });
 
-runEngineModelConformance('in-memory cluster, three engines', {
+runEngineModelConformance(vitest, 'in-memory cluster, three engines', {
   engines: 3,
   examples: regressions,
   createNodes: async (count) => {

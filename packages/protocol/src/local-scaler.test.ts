@@ -1,4 +1,5 @@
+import * as vitest from 'vitest';
 import { createLocalScaler } from './local-scaler.js';
 import { runScalerConformance } from './testing/scaler-conformance.js';
 
-runScalerConformance('in-memory', { create: async () => createLocalScaler(), multiNode: false });
+runScalerConformance(vitest, 'in-memory', { create: async () => createLocalScaler(), multiNode: false });

@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
 import { createApp, type App } from '../app.js';
 import { createStaticAppProvider } from '../app-provider.js';
 import type { ConnectionRecord } from '../connection.js';
@@ -7,6 +6,7 @@ import { signChannel } from '../signing.js';
 import { RealtimeServer } from '../realtime-server.js';
 import type { Scaler } from '../scaler.js';
 import { MemoryTransport, type MemorySocket } from './memory-transport.js';
+import type { Expect, TestRunner } from './test-runner.js';
 
 export interface EngineModelOptions {
   /** Creates `count` scaler nodes sharing one cluster state and bus (a single node when the scaler has no bus). */
@@ -19,7 +19,7 @@ export interface EngineModelOptions {
   convergeTimeoutMs?: number;
   /** Sequences always tried first (regressions found earlier). */
   examples?: EngineModelAction[][][];
-  /** Per-test timeout for vitest. */
+  /** Per-test timeout, handed to the runner's `it`. */
   testTimeoutMs?: number;
 }
 
@@ -71,14 +71,15 @@ interface Slot {
  * counts, what each presence subscriber's member events add up to, and which
  * sockets receive a probe event.
  */
-export function runEngineModelConformance(name: string, options: EngineModelOptions): void {
+export function runEngineModelConformance(runner: TestRunner, name: string, options: EngineModelOptions): void {
+  const { describe, expect, it } = runner;
   const convergeTimeoutMs = options.convergeTimeoutMs ?? 2_000;
   describe(`${name}: subscription and presence state converge under any interleaving`, () => {
     it(`matches the reference model after every step, over ${options.engines} engine(s)`, async () => {
       let run = 0;
       await fc.assert(
         fc.asyncProperty(stepsArbitrary, async (steps) => {
-          const cluster = await startCluster(options, ++run);
+          const cluster = await startCluster(options, ++run, expect);
           try {
             const model = new Model();
             for (const [index, step] of steps.entries()) {
@@ -97,7 +98,8 @@ export function runEngineModelConformance(name: string, options: EngineModelOpti
   });
 }
 
-async function startCluster(options: EngineModelOptions, run: number) {
+/** Starts the engines and clients of one generated run; `expect` (the runner's) checks each convergence. */
+async function startCluster(options: EngineModelOptions, run: number, expect: Expect) {
   const suffix = `${process.pid}-${Date.now()}-${run}`;
   const app: App = createApp({
     id: `model-${suffix}`,

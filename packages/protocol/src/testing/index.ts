@@ -3,3 +3,4 @@ export { runScalerConformance, type ScalerConformanceOptions } from './scaler-co
 export { createMemoryCluster } from './memory-cluster.js';
 export { runEngineModelConformance, type EngineModelOptions } from './engine-model.js';
 export { runRoutingConformance, type RoutingConformanceOptions } from './routing-conformance.js';
+export type { Describe, Expect, Matchers, PollMatchers, TestRunner } from './test-runner.js';

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import type { ClusterMessage, Scaler } from '../scaler.js';
+import type { TestRunner } from './test-runner.js';
 
 export interface RoutingConformanceOptions {
   /** Creates a fresh scaler (one node), not started: the suite starts it with `{ routing: 'subscribed' }`. */
@@ -40,7 +40,8 @@ const has = (node: Node, frame: string) => node.received.some((message) => messa
  * same channel but not the earlier one (messages of one channel keep their order). `@org/redis-scaler`
  * runs it; any scaler that routes should.
  */
-export function runRoutingConformance(name: string, options: RoutingConformanceOptions): void {
+export function runRoutingConformance(runner: TestRunner, name: string, options: RoutingConformanceOptions): void {
+  const { afterEach, describe, expect, it } = runner;
   const lingerMs = options.lingerMs ?? 0;
   describe.skipIf(!options.multiNode)(`${name} routing conformance`, () => {
     const created: Scaler[] = [];

@@ -1,5 +1,5 @@
-import { describe, expect, it, afterEach } from 'vitest';
 import type { ClusterMessage, Scaler } from '../scaler.js';
+import type { TestRunner } from './test-runner.js';
 
 export interface ScalerConformanceOptions {
   /** Creates a fresh scaler (one node). Called several times per test for multi-node cases when `multiNode` is true. */
@@ -16,7 +16,8 @@ let counter = 0;
  * The behaviour every scaler must have. The in-memory scaler runs it in this
  * package; `@org/redis-scaler` (and any third-party scaler) runs it too.
  */
-export function runScalerConformance(name: string, options: ScalerConformanceOptions): void {
+export function runScalerConformance(runner: TestRunner, name: string, options: ScalerConformanceOptions): void {
+  const { describe, expect, it, afterEach } = runner;
   describe(`${name} scaler conformance`, () => {
     const created: Scaler[] = [];
     const make = async () => {
