@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig(
   nodePackage({
-    entry: { index: 'src/index.ts', signing: 'src/signing.ts', testing: 'src/testing/index.ts', threads: 'src/threads/index.ts' },
+    entry: { index: 'src/index.ts', signing: 'src/signing.ts', testing: 'src/testing/index.ts' },
     external: ['fast-check'],
   }),
 );

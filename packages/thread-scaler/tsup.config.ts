@@ -1,4 +1,4 @@
 import { nodePackage } from '@org/dev-kit/tsup';
 import { defineConfig } from 'tsup';
 
-export default defineConfig(nodePackage({ entry: { index: 'src/index.ts' } }));
+export default defineConfig(nodePackage({ entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' } }));

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Logger } from '@org/protocol';
-import { createScalerHub, type ScalerHub } from '@org/protocol/threads';
+import { createScalerHub, type ScalerHub } from '@org/thread-scaler';
 import { AggregatorRegistry, Registry } from 'prom-client';
 import type { Config } from '../config/schema.js';
 import { listenForMetrics, type MetricsListener } from '../metrics-listener.js';

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { createPortScaler } from '@org/protocol/threads';
+import { createPortScaler } from '@org/thread-scaler';
 import { createDaemon, type Daemon } from '../daemon.js';
 import { createLogging } from '../logging.js';
 import type { Metrics } from '../metrics.js';

@@ -1,4 +1,4 @@
-import type { ScalerHubStats } from '@org/protocol/threads';
+import type { ScalerHubStats } from '@org/thread-scaler';
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 /**

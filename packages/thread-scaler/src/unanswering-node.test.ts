@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createScalerHub, type HubPort, type ScalerHub } from './scaler-hub.js';
-import { handPort } from './test-ports.js';
-import { ScalerHubError } from './wire.js';
+import type { HubPort } from './hub-node.js';
+import { createScalerHub, type ScalerHub } from './scaler-hub.js';
+import { handPort } from './testing/index.js';
+import { ScalerHubError } from './errors.js';
 
 let hub: ScalerHub | undefined;
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NodeLoss } from '../scaler.js';
+import type { NodeLoss } from '@org/protocol';
 import { createScalerHub, type ScalerHub } from './scaler-hub.js';
 
 /**

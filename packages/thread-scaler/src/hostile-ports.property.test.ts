@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPortScaler, type ScalerPort } from './port-scaler.js';
-import { createScalerHub, type HubPort } from './scaler-hub.js';
-import { handPort, snapshot } from './test-ports.js';
-import { hubMethods, isClusterMessage, isNodeLoss, ScalerHubError, type HubMethod } from './wire.js';
+import type { HubPort } from './hub-node.js';
+import { createScalerHub } from './scaler-hub.js';
+import { handPort, snapshot } from './testing/index.js';
+import { ScalerHubError } from './errors.js';
+import { isClusterMessage, isNodeLoss } from './value-checks.js';
+import { hubMethods, type HubMethod } from './wire.js';
 
 const methods = Object.keys(hubMethods) as HubMethod[];
 

@@ -1,5 +1,8 @@
-import type { ClusterMessage, ClusterMessageHandler, NodeLossHandler, Scaler } from '../scaler.js';
-import { interestKey, isClusterMessage, isNodeWide, isInterest, isNodeLoss, isRequestId, replyChecks, ScalerHubError, type HubMethod, type HubRequest } from './wire.js';
+import type { ClusterMessage, ClusterMessageHandler, NodeLossHandler, Scaler } from '@org/protocol';
+import { ScalerHubError } from './errors.js';
+import { isInterest, replyChecks } from './reply-checks.js';
+import { isClusterMessage, isNodeLoss, isRequestId } from './value-checks.js';
+import { interestKey, isNodeWide, type HubMethod, type HubRequest } from './wire.js';
 
 /** The side of a `MessagePort` a worker's scaler uses (a real port; a fake in tests). */
 export interface ScalerPort {

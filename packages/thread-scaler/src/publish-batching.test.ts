@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterMessage } from '../scaler.js';
+import type { ClusterMessage } from '@org/protocol';
 import { createPortScaler, type ScalerPort } from './port-scaler.js';
 import { createScalerHub } from './scaler-hub.js';
-import { handPort } from './test-ports.js';
+import { handPort } from './testing/index.js';
 
 const broadcast = (n: number): ClusterMessage => ({ type: 'broadcast', appId: 'app', channel: 'c', frame: String(n) });
 

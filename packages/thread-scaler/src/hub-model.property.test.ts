@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import type { ClusterMessage, NodeLoss, Scaler } from '../scaler.js';
+import type { ClusterMessage, NodeLoss, Scaler } from '@org/protocol';
 import { createPortScaler } from './port-scaler.js';
 import { createScalerHub } from './scaler-hub.js';
 

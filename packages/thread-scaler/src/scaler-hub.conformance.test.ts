@@ -1,0 +1,12 @@
+import * as vitest from 'vitest';
+import { afterAll } from 'vitest';
+import { runRoutingConformance, runScalerConformance } from '@org/protocol/testing';
+import { createScalerHub } from './scaler-hub.js';
+
+// One hub for the whole suite, as in a process: every node the suite makes is a port to it.
+const hub = createScalerHub();
+afterAll(() => hub.close());
+
+runScalerConformance(vitest, 'threads', { create: async () => hub.node(), multiNode: true });
+
+runRoutingConformance(vitest, 'threads', { create: async () => hub.node(), multiNode: true });
