@@ -19,7 +19,7 @@ import type {
 import type * as Root from './index.js';
 import type { ACTION_TYPES, NOTIFICATION_ICONS } from './resource.js';
 import type { NotificationStorage } from './store/notification-storage.js';
-import type { RESOURCE_KEYS } from './api/api-suite.js';
+import type { RESOURCE_KEYS } from '../test/support/api-suite.js';
 
 describe('the contract types', () => {
   it('match the runtime lists (icons, action types, live event names) exactly', () => {

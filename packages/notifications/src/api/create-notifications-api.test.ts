@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBroadcaster } from '../broadcast/memory-broadcaster.js';
 import { createPgliteStore } from '../store/create-pglite-store.js';
 import { createPostgresStore } from '../store/create-postgres-store.js';
-import { uniqueSchema } from '../store/store-conformance.js';
-import { runApiSuite } from './api-suite.js';
-import { runHostileInputSuite } from './hostile-input-suite.js';
+import { uniqueSchema } from '../testing/store-conformance.js';
+import { runApiSuite } from '../../test/support/api-suite.js';
+import { runHostileInputSuite } from '../../test/support/hostile-input-suite.js';
 import { createNotificationsApi } from './create-notifications-api.js';
 
 runApiSuite('the embedded PGlite store', () => createPgliteStore());

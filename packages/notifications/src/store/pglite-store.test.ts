@@ -1,13 +1,14 @@
 import { PGlite } from '@electric-sql/pglite';
+import * as vitest from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotificationsError } from '../errors.js';
 import { randomUUID } from 'node:crypto';
 import { migrate, migrations } from '../sql/migrations.js';
 import { pgliteClient } from '../sql/pglite-client.js';
 import { createPgliteStore } from './create-pglite-store.js';
-import { content, runStoreConformance, uniqueSchema } from './store-conformance.js';
+import { content, runStoreConformance, uniqueSchema } from '../testing/store-conformance.js';
 
-runStoreConformance('PGlite (embedded, default)', () => createPgliteStore());
+runStoreConformance(vitest, 'PGlite (embedded, default)', () => createPgliteStore());
 
 describe('createPgliteStore', () => {
   let db: PGlite;

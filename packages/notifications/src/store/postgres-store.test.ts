@@ -1,8 +1,9 @@
 import pg from 'pg';
+import * as vitest from 'vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../sql/migrations.js';
 import { createPostgresStore } from './create-postgres-store.js';
-import { content, runStoreConformance, uniqueSchema } from './store-conformance.js';
+import { content, runStoreConformance, uniqueSchema } from '../testing/store-conformance.js';
 
 const url = process.env.DATABASE_URL;
 
@@ -16,6 +17,7 @@ if (url) {
   };
 
   runStoreConformance(
+    vitest,
     'PostgreSQL (node-postgres)',
     () => createPostgresStore({ connectionString: url, schema: fresh('conf') }),
   );

@@ -3,13 +3,13 @@ import { Hono } from 'hono';
 import Pusher from 'pusher';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPusherBroadcaster } from '../broadcast/pusher-broadcaster.js';
-import { startPusherApiTestServer } from '../broadcast/pusher-api-test-server.js';
-import type { PusherApiTestServer } from '../broadcast/pusher-api-test-server.js';
-import type { NotificationLiveEventName, NotificationLiveEvents } from '../contract.js';
-import type { NotificationStorage } from '../store/notification-storage.js';
-import { content } from '../store/store-conformance.js';
-import { createNotificationsApi } from './create-notifications-api.js';
+import { createPusherBroadcaster } from '../../src/broadcast/pusher-broadcaster.js';
+import { startPusherApiTestServer } from '../../src/broadcast/pusher-api-test-server.js';
+import type { PusherApiTestServer } from '../../src/broadcast/pusher-api-test-server.js';
+import type { NotificationLiveEventName, NotificationLiveEvents } from '../../src/contract.js';
+import type { NotificationStorage } from '../../src/store/notification-storage.js';
+import { content } from '../../src/testing/store-conformance.js';
+import { createNotificationsApi } from '../../src/api/create-notifications-api.js';
 
 const creds = { appId: 'app-1', key: 'app-key', secret: 'app-secret' };
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormalizedContent } from '../content-schema.js';
-import type { ListQuery, NewNotification, NotificationStorage } from './notification-storage.js';
+import type { ListQuery, NewNotification, NotificationStorage } from '../store/notification-storage.js';
+import type { TestRunner } from './test-runner.js';
 
 /** Content with every field defaulted, for tests. */
 export function content(overrides: Partial<NormalizedContent> = {}): NormalizedContent {
@@ -24,10 +24,11 @@ export function uniqueSchema(prefix: string): string {
 }
 
 /**
- * The behaviour every NotificationStorage must have. Runs against PGlite always and against
- * PostgreSQL when DATABASE_URL is set.
+ * The behaviour every NotificationStorage must have. This package runs it against PGlite always and
+ * against PostgreSQL when DATABASE_URL is set; a store of your own runs it too.
  */
-export function runStoreConformance(name: string, open: () => Promise<NotificationStorage>, teardown: () => Promise<void> = async () => {}): void {
+export function runStoreConformance(runner: TestRunner, name: string, open: () => Promise<NotificationStorage>, teardown: () => Promise<void> = async () => {}): void {
+  const { afterAll, beforeAll, describe, expect, it } = runner;
   describe(`NotificationStorage conformance: ${name}`, () => {
     let store: NotificationStorage;
     const add = (userId: string, c: Partial<NewNotification> = {}) => store.create({ ...content(), userId, ...c });

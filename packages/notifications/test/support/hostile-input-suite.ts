@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryBroadcaster } from '../broadcast/memory-broadcaster.js';
-import type { ApiErrorCode } from '../contract.js';
-import type { NotificationStorage } from '../store/notification-storage.js';
-import { content } from '../store/store-conformance.js';
-import { createNotificationsApi } from './create-notifications-api.js';
+import { createMemoryBroadcaster } from '../../src/broadcast/memory-broadcaster.js';
+import type { ApiErrorCode } from '../../src/contract.js';
+import type { NotificationStorage } from '../../src/store/notification-storage.js';
+import { content } from '../../src/testing/store-conformance.js';
+import { createNotificationsApi } from '../../src/api/create-notifications-api.js';
 
 /**
  * Hostile requests against the real app on a real store: whatever arrives, the answer is JSON
