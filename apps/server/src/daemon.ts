@@ -1,5 +1,5 @@
-import { createStaticAppProvider, RealtimeServer, type App, type Scaler } from '@org/protocol';
-import { createPusherApiHandler, type PusherApiOptions, type RateLimitKind } from '@org/rest-api';
+import { createStaticAppProvider, RealtimeServer, type Scaler } from '@org/protocol';
+import { createPusherApiHandler, type PusherApiOptions } from '@org/rest-api';
 import { createRateLimitedReporter, createUwsServer, type UwsServer } from '@org/transport-uws';
 import { createWebhooks } from '@org/webhooks';
 import type { Config } from './config/schema.js';
@@ -69,7 +69,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   if (!worker) registerWorkersGauge(metrics.registry, 1);
   metrics.observe(engine);
   if (configuredScaler) metrics.observeScaler(configuredScaler.stats);
-  const rateLimits = createRateLimits(config, log, { counters: worker?.rateLimitCounters });
+  const rateLimits = createRateLimits(config, log, { counters: worker?.rateLimitCounters, onRefused: (appId, kind) => metrics.recordRateLimited(appId, kind) });
   await rateLimits?.ready();
   logging.setDebugApps(config.applications.filter((app) => app.enable_debug).map((app) => app.id));
   const webhooks = createWebhooks({ events: engine.events, apps: config.applications, logger: logging.scope('webhooks'), observer: metrics.webhookObserver });
@@ -85,15 +85,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       metrics.recordHttp(app?.id, method, status);
       engine.events.emit('http.api.response', { app, method, route, status });
     },
-    ...(rateLimits
-      ? {
-          rateLimit: async (app: App, kind: RateLimitKind, points: number) => {
-            const decision = await rateLimits.consume(app, kind, points);
-            if (!decision.allowed) metrics.recordRateLimited(app.id, kind);
-            return decision;
-          },
-        }
-      : {}),
+    ...(rateLimits ? { rateLimit: rateLimits.rateLimit } : {}),
   };
   // Every HTTP route (endpoints, health, metrics, preflights, 404/405) is answered from plain values on uWS.
   const api = createPusherApiHandler(apiOptions);

@@ -1,9 +1,10 @@
 /**
  * Points spent per slot in fixed one-second windows, each window opened by
  * the first spend after the previous one ended (as rate-limiter-flexible's
- * memory limiter does), kept in a SharedArrayBuffer: the worker threads of
- * `--workers N` are handed the same buffer, so a limit holds for the whole
- * process rather than once per worker.
+ * memory limiter does), kept in a SharedArrayBuffer: worker threads handed
+ * the same buffer count in the same words, so a limit holds for the whole
+ * process rather than once per worker. Self-contained (no imports): the
+ * thread test and the micro bench run this file's source as it is.
  *
  * One slot is one 64-bit word, updated by compare-and-swap (no lock; a spend
  * is a few atomic operations): the window's start in the high 40 bits and the
