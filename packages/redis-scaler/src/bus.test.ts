@@ -2,7 +2,7 @@ import type { ClusterMessage } from '@org/protocol';
 import { describe, expect, it } from 'vitest';
 import { createRedisScaler, publishClusterMessage, type ScalerLogger } from './index.js';
 import { createKeys } from './keys.js';
-import { scalerFixture } from './scaler-fixture.js';
+import { scalerFixture } from '../test/support/scaler-fixture.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();

@@ -1,7 +1,8 @@
 import { runEngineModelConformance } from '@org/protocol/testing';
+import * as vitest from 'vitest';
 import { describe, expect, it } from 'vitest';
 import { createRedisScaler } from './index.js';
-import { redisClientFixture } from './scaler-fixture.js';
+import { redisClientFixture } from '../test/support/scaler-fixture.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
@@ -13,8 +14,8 @@ if (redis) {
     const prefix = uniquePrefix('model');
     return Array.from({ length: count }, () => createRedisScaler({ redis: client, prefix }));
   };
-  runEngineModelConformance('redis scaler, two engines', { engines: 2, runs: 20, createNodes });
-  runEngineModelConformance('redis scaler, three engines', { engines: 3, runs: 10, createNodes });
+  runEngineModelConformance(vitest, 'redis scaler, two engines', { engines: 2, runs: 20, createNodes });
+  runEngineModelConformance(vitest, 'redis scaler, three engines', { engines: 3, runs: 10, createNodes });
 } else {
   describe('redis scaler engine model', () => {
     it('needs Redis', () => {

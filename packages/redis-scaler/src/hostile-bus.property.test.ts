@@ -6,7 +6,7 @@ import { decodeEnvelope, decodeMessage, encodeMessage, ownMessagePrefix, senderP
 import { createRedisScaler, type ScalerLogger } from './index.js';
 import { busMessageForTests } from './internal.js';
 import { createKeys } from './keys.js';
-import { redisClientFixture } from './scaler-fixture.js';
+import { redisClientFixture } from '../test/support/scaler-fixture.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 /** Exactly the fields of a ClusterMessage, each a string: what a handler may rely on. */

@@ -1,8 +1,9 @@
 import { runScalerConformance } from '@org/protocol/testing';
 import { Cluster } from 'ioredis';
+import * as vitest from 'vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisScaler } from './index.js';
-import { redisClientFixture } from './scaler-fixture.js';
+import { redisClientFixture } from '../test/support/scaler-fixture.js';
 import { clusterSkipMessage, inCI, skipMessage, testClusterNodes, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
@@ -10,7 +11,7 @@ const redis = await testRedis();
 if (redis) {
   const client = redisClientFixture(redis);
   const prefix = uniquePrefix('conformance');
-  runScalerConformance('redis', { create: async () => createRedisScaler({ redis: client, prefix }), multiNode: true });
+  runScalerConformance(vitest, 'redis', { create: async () => createRedisScaler({ redis: client, prefix }), multiNode: true });
 } else {
   describe('redis scaler conformance', () => {
     it('needs Redis', () => {
@@ -30,7 +31,7 @@ if (clusterNodes) {
     // Each node's graceful close removed its own keys; whatever a crashed node left expires with the prefix unused.
     cluster.disconnect();
   });
-  runScalerConformance('redis cluster', { create: async () => createRedisScaler({ redis: cluster, prefix }), multiNode: true });
+  runScalerConformance(vitest, 'redis cluster', { create: async () => createRedisScaler({ redis: cluster, prefix }), multiNode: true });
 } else {
   describe('redis scaler conformance on a Redis Cluster', () => {
     it('needs a Redis Cluster', () => {

@@ -1,8 +1,9 @@
 import { runRoutingConformance } from '@org/protocol/testing';
 import { Cluster } from 'ioredis';
+import * as vitest from 'vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisScaler } from './index.js';
-import { redisClientFixture } from './scaler-fixture.js';
+import { redisClientFixture } from '../test/support/scaler-fixture.js';
 import { clusterSkipMessage, inCI, skipMessage, testClusterNodes, testRedis, uniquePrefix } from './test-redis.js';
 
 const redis = await testRedis();
@@ -11,8 +12,8 @@ if (redis) {
   const client = redisClientFixture(redis);
   // Unsubscribed at once, and with a linger: the contract holds either way.
   const prefix = uniquePrefix('routing');
-  runRoutingConformance('redis (no linger)', { create: async () => createRedisScaler({ redis: client, prefix, topicLingerMs: 0 }), multiNode: true });
-  runRoutingConformance('redis (100 ms linger)', { create: async () => createRedisScaler({ redis: client, prefix, topicLingerMs: 100 }), multiNode: true, lingerMs: 100 });
+  runRoutingConformance(vitest, 'redis (no linger)', { create: async () => createRedisScaler({ redis: client, prefix, topicLingerMs: 0 }), multiNode: true });
+  runRoutingConformance(vitest, 'redis (100 ms linger)', { create: async () => createRedisScaler({ redis: client, prefix, topicLingerMs: 100 }), multiNode: true, lingerMs: 100 });
 } else {
   describe('redis routing conformance', () => {
     it('needs Redis', () => {
@@ -31,7 +32,7 @@ if (clusterNodes) {
     cluster.disconnect();
   });
   const prefix = uniquePrefix('routing-cluster');
-  runRoutingConformance('redis cluster', { create: async () => createRedisScaler({ redis: cluster, prefix, topicLingerMs: 0 }), multiNode: true });
+  runRoutingConformance(vitest, 'redis cluster', { create: async () => createRedisScaler({ redis: cluster, prefix, topicLingerMs: 0 }), multiNode: true });
 } else {
   describe('redis routing conformance on a Redis Cluster', () => {
     it('needs a Redis Cluster', () => {

@@ -5,7 +5,7 @@ import { crashForTests } from './internal.js';
 import { createKeys, socketMember } from './keys.js';
 import { entry } from './script-args.js';
 import { removalCalls, removalChunkChannels } from './socket-removal.js';
-import { scalerFixture } from './scaler-fixture.js';
+import { scalerFixture } from '../test/support/scaler-fixture.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
 
 describe('removal calls', () => {

@@ -1,7 +1,7 @@
 import type { TestRedis } from '@org/dev-kit';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach } from 'vitest';
-import type { RedisScaler } from './index.js';
+import type { RedisScaler } from '../../src/index.js';
 
 /**
  * Test helper: a test file's client on the test Redis, and the list a test puts the scalers it opens in.
