@@ -1,7 +1,8 @@
 /**
- * What the store conformance suite needs from a test runner, declared here so that this kit imports
- * none: callers pass vitest's namespace (`import * as vitest from 'vitest'`), which has this shape, or
- * any runner that does. Only what the suite calls is listed, so the interface says what a runner must offer.
+ * What the store conformance suite needs from a test runner, declared here so that this kit imports none:
+ * callers pass vitest's namespace (`import * as vitest` of the vitest module), which has this
+ * shape, or any runner that does. Only what the suite calls is listed, so the interface says what
+ * a runner must offer.
  */
 export interface TestRunner {
   describe(name: string, body: () => void): void;

@@ -1,7 +1,8 @@
 /**
  * What the conformance suites need from a test runner, declared here so that this kit imports none:
- * callers pass vitest's namespace (`import * as vitest from 'vitest'`), which has this shape, or any
- * runner that does. Only what the suites call is listed, so the interface says what a runner must offer.
+ * callers pass vitest's namespace (`import * as vitest` of the vitest module), which has this
+ * shape, or any runner that does. Only what the suites call is listed, so the interface says what
+ * a runner must offer.
  */
 export interface TestRunner {
   describe: Describe;
