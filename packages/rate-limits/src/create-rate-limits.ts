@@ -7,7 +7,7 @@ import { MAX_POINTS_PER_WINDOW, WindowCounters } from './window-counters.js';
 export interface RateLimits<K extends string> {
   /**
    * Spends `points` (a whole number ≥ 1) of `key`'s allowance of `kind` in the current one-second
-   * window, if they fit; a refusal spends nothing.
+   * window, if they fit. A local refusal spends nothing (in Redis, rate-limiter-flexible counts it).
    */
   consume(key: string, kind: K, points: number): Promise<RateLimitDecision>;
   /** `consume` keyed by the app's id: pass it as `@org/rest-api`'s `rateLimit` option. */
