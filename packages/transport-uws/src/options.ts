@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Thrown by `createUwsServer` for an option it cannot use; the message names the option. */
+/** Thrown by `createUwsServer` for an option it cannot use, and by `drain` for a deadline it cannot use; the message names it. */
 export class UwsOptionError extends Error {
   readonly code = 'INVALID_OPTION';
   override readonly name = 'UwsOptionError';

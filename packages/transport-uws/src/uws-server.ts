@@ -2,9 +2,10 @@ import { createServer } from 'node:net';
 import type { RealtimeServer } from '@org/protocol';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { createHttpBridge, type FetchHandler, type PlainHttpHandler } from './http-bridge.js';
+import { InFlightRequests } from './in-flight-requests.js';
 import type { TransportRefusalHandler } from './limits.js';
 import { loadUws, type UwsModule } from './load-uws.js';
-import { checkOptions, DEFAULT_MAX_BACKPRESSURE, DEFAULT_MAX_REQUEST_HEAD_SIZE, DEFAULT_MAX_REQUEST_SIZE } from './options.js';
+import { checkOptions, DEFAULT_MAX_BACKPRESSURE, DEFAULT_MAX_REQUEST_HEAD_SIZE, DEFAULT_MAX_REQUEST_SIZE, UwsOptionError } from './options.js';
 import { firstThen, plainFromFetch } from './routed-request.js';
 import { createRateLimitedReporter, type TransportErrorHandler } from './transport-errors.js';
 import { createUwsTransport } from './uws-socket.js';
@@ -72,11 +73,34 @@ export interface UwsServer {
   readonly port: number;
   /** Starts accepting on `port` (default: the configured one, or the last one listened on); resolves to the port. */
   listen(port?: number): Promise<number>;
-  /** Stops accepting new connections and HTTP requests; open sockets stay until the engine closes them. */
+  /**
+   * Stops accepting new connections; open sockets stay until the engine closes them, and an idle
+   * keep-alive HTTP connection may still send requests until `close()`.
+   */
   stopListening(): void;
   /** HTTP requests being answered right now. */
   readonly inFlightRequests: number;
+  /**
+   * Waits for the HTTP requests in flight to be answered: resolves true the moment none is left
+   * (at once when none is), or false at `deadline` (ms since the epoch, as `Date.now()`) with some
+   * still unanswered. Call it after `stopListening()`; it closes nothing itself.
+   */
+  drain(deadline: number): Promise<boolean>;
+  /**
+   * Stops listening and closes every connection still open: idle keep-alive HTTP connections
+   * (which would otherwise go on being served by a stopped server, and keep a worker thread's
+   * event loop alive), requests still unanswered past a drain (aborted), and WebSockets (1006; stop
+   * the engine first to close them with a code). The server cannot listen again. Calling it again
+   * does nothing.
+   */
+  close(): void;
 }
+
+/**
+ * The native addon's app has `close()` (every socket of the app, listen sockets included), which
+ * uWS 20.30's type declarations leave out; its JavaScript emulation has none.
+ */
+type ClosableApp = TemplatedApp & { close?: () => void };
 
 /** uSockets' listen options: its default sets SO_REUSEPORT; "exclusive" does not. */
 const LISTEN_DEFAULT = 0;
@@ -136,7 +160,7 @@ export async function createUwsServer(options: UwsServerOptions): Promise<UwsSer
     onError,
   }));
 
-  let inFlight = 0;
+  const inFlight = new InFlightRequests();
   const viaFetch = options.fetch && plainFromFetch(options.fetch, tls ? 'https' : 'http');
   const http = options.plain && viaFetch ? firstThen(options.plain, viaFetch) : (options.plain ?? viaFetch);
   if (http) {
@@ -145,26 +169,33 @@ export async function createUwsServer(options: UwsServerOptions): Promise<UwsSer
       maxHeadBytes,
       onRefused: options.onRefused,
       onError,
-      onStart: () => inFlight++,
-      onSettled: () => inFlight--,
+      onStart: () => inFlight.started(),
+      onSettled: () => inFlight.settled(),
     }));
   }
   server.attach(createUwsTransport(app));
 
   let listenSocket: us_listen_socket | undefined;
   let port = options.port ?? 8080;
+  let closed = false;
+  const stopListening = () => {
+    if (listenSocket) uws.us_listen_socket_close(listenSocket);
+    listenSocket = undefined;
+  };
   return {
     app,
     get port() {
       return port;
     },
     get inFlightRequests() {
-      return inFlight;
+      return inFlight.count;
     },
     listen: async (requested = port) => {
       const host = options.host ?? '0.0.0.0';
       const listenOn = (chosen: number) =>
-        new Promise<number | undefined>((resolve) => {
+        new Promise<number | undefined>((resolve, reject) => {
+          // Also checked between the tries of a free port: a close() meanwhile must not be undone.
+          if (closed) return reject(new Error('@org/transport-uws: the server is closed and cannot listen again'));
           listenWithOptions(app, host, chosen, options.reusePort ? LISTEN_DEFAULT : LISTEN_EXCLUSIVE_PORT, (socket) => {
             if (!socket) return resolve(undefined);
             listenSocket = socket;
@@ -187,9 +218,18 @@ export async function createUwsServer(options: UwsServerOptions): Promise<UwsSer
         if (attempt === 5) throw new Error(`could not listen on ${host} on a free port (last tried ${chosen})`);
       }
     },
-    stopListening() {
-      if (listenSocket) uws.us_listen_socket_close(listenSocket);
-      listenSocket = undefined;
+    stopListening,
+    drain(deadline) {
+      if (typeof deadline !== 'number' || Number.isNaN(deadline)) {
+        return Promise.reject(new UwsOptionError('@org/transport-uws: drain(deadline): deadline must be a time in ms since the epoch (Date.now())'));
+      }
+      return inFlight.drained(deadline);
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      stopListening();
+      (app as ClosableApp).close?.();
     },
   };
 }

@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { InFlightRequests } from './in-flight-requests.js';
+
+afterEach(() => vi.useRealTimers());
+
+const day = 24 * 60 * 60 * 1000;
+
+describe('waiting for the requests in flight', () => {
+  it('tells every waiter when the last request settles, not before', async () => {
+    const requests = new InFlightRequests();
+    requests.started();
+    requests.started();
+    const outcomes: boolean[] = [];
+    void requests.drained(Date.now() + 60_000).then((drained) => outcomes.push(drained));
+    void requests.drained(Date.now() + 60_000).then((drained) => outcomes.push(drained));
+    requests.settled();
+    await Promise.resolve();
+    expect(outcomes).toEqual([]);
+    requests.settled();
+    await Promise.resolve();
+    expect(outcomes).toEqual([true, true]);
+    expect(requests.count).toBe(0);
+  });
+
+  it('waits out a deadline further away than the longest timer (about 24.8 days) instead of giving up at once', async () => {
+    vi.useFakeTimers();
+    const requests = new InFlightRequests();
+    requests.started();
+    let outcome: boolean | undefined;
+    void requests.drained(Date.now() + 30 * day).then((drained) => (outcome = drained));
+    await vi.advanceTimersByTimeAsync(29 * day);
+    expect(outcome).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(day);
+    expect(outcome).toBe(false);
+  });
+
+  it('waits for as long as it takes with an Infinity deadline', async () => {
+    vi.useFakeTimers();
+    const requests = new InFlightRequests();
+    requests.started();
+    let outcome: boolean | undefined;
+    void requests.drained(Infinity).then((drained) => (outcome = drained));
+    await vi.advanceTimersByTimeAsync(100 * day);
+    expect(outcome).toBeUndefined();
+    requests.settled();
+    await Promise.resolve();
+    expect(outcome).toBe(true);
+  });
+});
