@@ -2,12 +2,12 @@ import { createStaticAppProvider, RealtimeServer, type Scaler } from '@org/proto
 import { createPusherApiHandler, type PusherApiOptions } from '@org/rest-api';
 import { createRateLimitedReporter, createUwsServer, type UwsServer } from '@org/transport-uws';
 import { createWebhooks } from '@org/webhooks';
+import { createMetrics, type Metrics, type MetricsListener } from '@org/metrics';
 import type { Config } from './config/schema.js';
 import { checkTlsFiles } from './config/tls-files.js';
 import { toApp } from './config/to-apps.js';
 import type { Logging } from './logging.js';
-import { createMetrics, type Metrics } from './metrics.js';
-import { listenForMetrics, type MetricsListener } from './metrics-listener.js';
+import { listenOnMetricsPort } from './metrics-port.js';
 import { createRateLimits } from './rate-limiting/create-rate-limits.js';
 import { createConfiguredScaler } from './scaling/create-scaler.js';
 import { registerWorkersGauge } from './workers/workers-metric.js';
@@ -137,7 +137,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       const listening = await transport.listen(port);
       if (separateMetrics) {
         try {
-          metricsListener = await listenForMetrics({ ...separateMetrics, render: () => metrics.render() });
+          metricsListener = await listenOnMetricsPort(separateMetrics, () => metrics.render());
         } catch (error) {
           transport.stopListening();
           throw error;

@@ -1,5 +1,4 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { Config } from '../config/schema.js';
 
 /** What a worker thread is started with (`workerData`). */
@@ -14,8 +13,6 @@ export interface WorkerData {
   /** The process's local rate limit counters, shared by every worker (`rateLimitCounters`); absent when limits are off. */
   rateLimitCounters?: SharedArrayBuffer | undefined;
 }
-
-export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
 /** Main → worker. */
 export type ToWorker =

@@ -3,16 +3,16 @@ import { hostname } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Logger } from '@org/protocol';
 import { createScalerHub, type ScalerHub } from '@org/thread-scaler';
-import { AggregatorRegistry, Registry } from 'prom-client';
+import { registerThreadHubMetrics, sumOfWorkers, type Exposition, type MetricsListener, type WorkerMetrics } from '@org/metrics';
+import { Registry } from 'prom-client';
 import type { Config } from '../config/schema.js';
-import { listenForMetrics, type MetricsListener } from '../metrics-listener.js';
-import { exposition, processMetricsRegistry } from '../metrics.js';
+import { listenOnMetricsPort } from '../metrics-port.js';
 import { rateLimitCounters } from '../rate-limiting/create-rate-limits.js';
 import type { SupervisedDaemon } from '../supervisor.js';
-import { errorText, type FromWorker, type MetricsJson, type ToWorker, type WorkerData } from './control.js';
+import { errorText, type FromWorker, type ToWorker, type WorkerData } from './control.js';
 import { pickFreePort } from './free-port.js';
 import { holdPort } from './port-lock.js';
-import { registerHubMetrics, registerWorkersGauge } from './workers-metric.js';
+import { registerWorkersGauge } from './workers-metric.js';
 
 export interface WorkerPoolOptions {
   config: Config;
@@ -67,7 +67,7 @@ export class WorkerPool implements SupervisedDaemon {
     this.#rateLimitCounters = rateLimitCounters(options.config);
     this.#mainThreadMetrics = new Registry();
     registerWorkersGauge(this.#mainThreadMetrics, options.count);
-    if (this.#hub) registerHubMetrics(this.#mainThreadMetrics, this.#hub.stats);
+    if (this.#hub) registerThreadHubMetrics(this.#mainThreadMetrics, this.#hub.stats);
   }
 
   /** Starts `count` workers, each with its daemon built and not listening yet. */
@@ -196,7 +196,7 @@ export class WorkerPool implements SupervisedDaemon {
     const { metrics } = this.#options.config;
     if (metrics.enabled && metrics.port !== undefined) {
       try {
-        this.#metricsListener = await listenForMetrics({ host: metrics.host, port: metrics.port, render: () => this.renderMetrics() });
+        this.#metricsListener = await listenOnMetricsPort({ host: metrics.host, port: metrics.port }, () => this.renderMetrics());
       } catch (error) {
         await this.stopListening();
         throw error;
@@ -257,12 +257,12 @@ export class WorkerPool implements SupervisedDaemon {
    * `/metrics` for the whole server: every worker's registry summed (counters and gauges; prom-client's
    * cluster aggregation), the process's default metrics once, and `realtime_workers`.
    */
-  async renderMetrics(): Promise<{ contentType: string; body: string }> {
+  async renderMetrics(): Promise<Exposition> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`a worker did not answer /metrics within ${metricsTimeoutMs} ms`)), metricsTimeoutMs).unref();
     });
-    const perWorker = await Promise.race([Promise.all(this.#workers.map((worker) => this.#ask<MetricsJson>(worker, (id) => ({ k: 'metrics', id })))), timeout]).finally(() => clearTimeout(timer));
-    return exposition(Registry.merge([AggregatorRegistry.aggregate(perWorker), processMetricsRegistry(), this.#mainThreadMetrics]));
+    const perWorker = await Promise.race([Promise.all(this.#workers.map((worker) => this.#ask<WorkerMetrics>(worker, (id) => ({ k: 'metrics', id })))), timeout]).finally(() => clearTimeout(timer));
+    return sumOfWorkers(perWorker, this.#mainThreadMetrics);
   }
 }

@@ -1,8 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createPortScaler } from '@org/thread-scaler';
+import type { Metrics } from '@org/metrics';
 import { createDaemon, type Daemon } from '../daemon.js';
 import { createLogging } from '../logging.js';
-import type { Metrics } from '../metrics.js';
 import { installProcessPolicy } from '../process-policy.js';
 import { errorText, type FromWorker, type ToWorker, type WorkerData } from './control.js';
 import { workerLogging } from './worker-logging.js';

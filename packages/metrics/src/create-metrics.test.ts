@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createApp, createStaticAppProvider, RealtimeServer } from '@org/protocol';
 import { Gauge, Registry } from 'prom-client';
-import { createMetrics, exposition } from './metrics.js';
+import { createMetrics } from './create-metrics.js';
+import { exposition } from './exposition.js';
 
 const scalerStats = {
   outboxMessages: 0, outboxBytes: 0, outboxDropped: 0, droppedMessages: 0, replayedMessages: 0, missedMessages: 0, duplicateMessages: 0, invalidMessages: 0,
