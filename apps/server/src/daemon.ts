@@ -158,13 +158,13 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await engine.stop(reason);
         const deadline = Date.now() + serverConfig.shutdown_grace_period * 1000;
         const webhooksDrained = webhooks.stop(deadline);
-        while (transport.inFlightRequests > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        await transport.drain(deadline);
         await webhooksDrained;
         await rateLimits?.close();
         await configuredScaler?.close();
         // Idle keep-alive HTTP connections would otherwise still be served by this stopped daemon after a
         // restart (their triggers lost: its engine has no sockets), and would keep a worker thread's loop alive.
-        (transport.app as unknown as { close?: () => void }).close?.();
+        transport.close();
         log.info({ port: transport.port }, 'stopped');
       })();
       return stopping;
