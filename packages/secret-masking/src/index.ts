@@ -1,1 +1,7 @@
-export {};
+export { createSecretMasker, type SecretMasker, type UrlMaskOptions } from './secret-masker.js';
+export type { SecretMaskerOptions, UrlFormat } from './options.js';
+export type { MaskingRule } from './masking-rule.js';
+export { isSecretHeader, isSecretKey, isUrlKey } from './key-rules.js';
+export { headerSecrets, urlCredentials, type KnownSecrets } from './known-secrets.js';
+export { safeString } from './mask-error.js';
+export { SecretMaskingError, type SecretMaskingErrorCode } from './errors.js';
