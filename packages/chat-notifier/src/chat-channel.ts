@@ -2,7 +2,7 @@ import type { ChatContent, ChatTarget } from './chat-notification.js';
 import { assertInstanceName, resolveChatConfig, type ChatInstanceConfig, type ResolvedChatConfig } from './config.js';
 import { ChatProxyFailure, CouldNotSendNotification, type ChatErrorResponse, type CouldNotSendCode } from './errors.js';
 import { preparePayload, type PreparedPayload } from './prepare-payload.js';
-import { maskUrl, Redactor, safeString, sanitizeError, userinfoSecrets } from './redact.js';
+import { headerSecrets, maskUrl, Redactor, safeString, sanitizeError, userinfoSecrets } from './redact.js';
 import { backoffDelay, classifyFailure, isRetryableFailure, serverRetryDelay, type FailureKind } from './retry-policy.js';
 import type { ChatHttpResponse, ChatTransport } from './transport.js';
 import { ProxyConnectError, UndiciTransport } from './undici-transport.js';
@@ -66,7 +66,8 @@ export class ChatChannel {
         : (transport ?? new UndiciTransport(this.#config, name));
     this.#logger = options.logger;
     const proxy = userinfoSecrets(this.#config.proxy);
-    this.#redactor = Redactor.forWebhook(this.#config.webhook, [...proxy.secrets, ...headerSecrets(this.#config)], proxy.maskOnly);
+    const headers = headerSecrets(this.#config.headers);
+    this.#redactor = Redactor.forWebhook(this.#config.webhook, [...proxy.secrets, ...headers.secrets], [...proxy.maskOnly, ...headers.maskOnly]);
     this.#safeUrl = maskUrl(this.#config.webhook);
   }
 
@@ -263,17 +264,6 @@ export class ChatChannel {
 function failureKind(error: unknown): FailureKind {
   if (error instanceof ProxyConnectError) return error.retryable ? 'connection' : 'other';
   return classifyFailure(error);
-}
-
-/** The values of credential-like headers from the `headers` option (with and without their scheme). */
-function headerSecrets(config: ResolvedChatConfig): string[] {
-  const secrets: string[] = [];
-  for (const [name, value] of Object.entries(config.headers)) {
-    if (/auth|token|secret|key|cookie|session|password/i.test(name)) {
-      secrets.push(value, value.replace(/^(Bearer|Basic|Token)\s+/i, ''));
-    }
-  }
-  return secrets;
 }
 
 function describeKind(kind: FailureKind): string {

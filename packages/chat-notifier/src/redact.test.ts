@@ -62,6 +62,17 @@ describe('the masking rule', () => {
     });
   });
 
+  it('masks 256 KiB of hostile /hooks/ text in linear time (the Rocket.Chat rule plugged into @org/secret-masking)', () => {
+    const redactor = Redactor.forWebhook('https://h/hooks/id/very-secret-token');
+    for (const unit of ['/hooks/a', '/hooks/a ', '/hooks//', 'https://h/hooks/', 'a.a.']) {
+      const text = unit.repeat(Math.ceil((256 * 1024) / unit.length));
+      const started = performance.now();
+      expect(typeof redactor.text(text)).toBe('string');
+      expect(typeof maskUrlsIn(text)).toBe('string');
+      expect(performance.now() - started, unit).toBeLessThan(3_000);
+    }
+  });
+
   it('sanitizeError copies the cause chain with messages and stacks scrubbed, and nothing else', () => {
     const redactor = Redactor.forWebhook('https://h/hooks/id/very-secret-token');
     const inner = Object.assign(new Error('reset while posting very-secret-token'), { code: 'ECONNRESET', socket: { secret: 'very-secret-token' } });
