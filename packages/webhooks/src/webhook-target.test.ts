@@ -25,4 +25,10 @@ describe('webhook targets', () => {
   it('logs a URL without its credentials or query, where tokens live', () => {
     expect(safeUrlForLogs('https://user:pw@hooks.example.com:8443/in/abc?token=s3cret#x')).toBe('https://hooks.example.com:8443/in/abc');
   });
+
+  it('logs URLs by @org/secret-masking\'s rule: a password holding / or @ stays out, and so does all but the scheme when an @ may end a query value', () => {
+    expect(safeUrlForLogs('https://user:p/w@d@hooks.example.com/in')).toBe('https://hooks.example.com/in');
+    expect(safeUrlForLogs('https://hooks.example.com/in?next=a@Zq9SecretValue')).toBe('https://[redacted]');
+    expect(toWebhookTarget({ url: 'https://user:pw@hooks.example.com/in?token=s3cret' }).logName).toBe('https://hooks.example.com/in');
+  });
 });

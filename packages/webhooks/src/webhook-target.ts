@@ -1,3 +1,4 @@
+import { createSecretMasker } from '@org/secret-masking';
 import type { WebhookEvent, WebhookEventName } from './webhook-event.js';
 
 /**
@@ -59,12 +60,10 @@ export function targetAccepts(target: WebhookTarget, event: WebhookEvent): boole
   return true;
 }
 
-/** Tokens often travel in a webhook URL's query or user info; logs get origin and path only. */
+/** Log names by @org/secret-masking's URL rule, with the masked parts left out. */
+const logNames = createSecretMasker({ urlFormat: 'bare' });
+
+/** Tokens often travel in a webhook URL's query or user info; logs get origin and path only (a password holding `/ ? # @` included). */
 export function safeUrlForLogs(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return '[invalid url]';
-  }
+  return logNames.url(url);
 }
