@@ -6,6 +6,7 @@ import { createMetrics, type Metrics, type MetricsListener } from '@org/metrics'
 import type { Config } from './config/schema.js';
 import { checkTlsFiles } from './config/tls-files.js';
 import { toApp } from './config/to-apps.js';
+import { withOperationalRoutes } from './http/operational-routes.js';
 import type { Logging } from './logging.js';
 import { listenOnMetricsPort } from './metrics-port.js';
 import { createRateLimits } from './rate-limiting/create-rate-limits.js';
@@ -78,17 +79,19 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     server: engine,
     maxRequestSize: serverConfig.max_request_size,
     pathPrefix: serverConfig.path,
-    ready: () => !engine.draining,
-    // On the public port only when enabled and not moved to a listener of its own (404 otherwise).
-    ...(config.metrics.enabled && config.metrics.port === undefined ? { metrics: worker?.renderMetrics ?? (() => metrics.render()) } : {}),
-    onResponse: ({ app, method, route, status }) => {
-      metrics.recordHttp(app?.id, method, status);
-      engine.events.emit('http.api.response', { app, method, route, status });
-    },
+    // The API emits `http.api.response` on the engine's events itself.
+    onResponse: ({ app, method, status }) => metrics.recordHttp(app?.id, method, status),
     ...(rateLimits ? { rateLimit: rateLimits.rateLimit } : {}),
   };
-  // Every HTTP route (endpoints, health, metrics, preflights, 404/405) is answered from plain values on uWS.
-  const api = createPusherApiHandler(apiOptions);
+  // Every HTTP route (health, metrics, then the API's endpoints, preflights, 404/405) is answered from plain values on uWS.
+  const http = withOperationalRoutes(createPusherApiHandler(apiOptions), {
+    server: engine,
+    pathPrefix: serverConfig.path,
+    maxRequestSize: serverConfig.max_request_size,
+    // On the public port only when enabled and not moved to a listener of its own (404 otherwise).
+    metrics: config.metrics.enabled && config.metrics.port === undefined ? (worker?.renderMetrics ?? (() => metrics.render())) : undefined,
+    onResponse: ({ method, status }) => metrics.recordHttp(undefined, method, status),
+  });
 
   const tls = serverConfig.options.tls ? await checkTlsFiles(serverConfig.options.tls) : undefined;
   // A bug hit on every frame must not flood the log: the first of each kind at once, then one a minute with a count.
@@ -97,7 +100,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   const transport: UwsServer = await createUwsServer({
     server: engine,
-    plain: api.handle,
+    plain: http,
     host: serverConfig.host,
     port: serverConfig.port,
     path: serverConfig.path,

@@ -7,6 +7,11 @@ import { MemoryTransport, settle } from './testing/memory-transport.js';
 
 const app = createApp({ id: '1', key: 'key', secret: 'secret' });
 
+/** What an HTTP API (`@org/rest-api`) emits on the engine's events after an answer; it declares the event, the engine does not. */
+function emitHttpApiResponse(server: RealtimeServer, payload: HostEventMap['Realtime.WebSocket.HttpApiEvent']): void {
+  (server.events as unknown as { emit(event: string, payload: unknown): void }).emit('http.api.response', payload);
+}
+
 async function setup() {
   const server = new RealtimeServer({ apps: createStaticAppProvider([app]) });
   const transport = new MemoryTransport(server);
@@ -35,7 +40,7 @@ describe('hostEvents', () => {
     socket.receive({ event: 'pusher:subscribe', data: { channel: 'news' } });
     await settle();
     await server.trigger(app, { name: 'update', data: '{}', channels: ['news'] });
-    server.events.emit('http.api.response', { app, method: 'POST', route: '/apps/:appId/events', status: 200 });
+    emitHttpApiResponse(server, { app, method: 'POST', route: '/apps/:appId/events', status: 200 });
     socket.close(1000, 'bye');
     await settle();
 

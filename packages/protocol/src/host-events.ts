@@ -20,7 +20,10 @@ export interface HostEventMap {
   'Realtime.WebSocket.messageReceived': { connection: Connection; app: App; event: string; bytes: number };
   /** A channel event was delivered to `recipients` sockets on this node. */
   'Realtime.WebSocket.messageSent': { app: App; channel: string; event: string; recipients: number; bytes: number };
-  /** The HTTP API answered a request (`route` is the pattern, e.g. `/apps/:appId/events`). */
+  /**
+   * The HTTP API answered a request (`route` is the pattern, e.g. `/apps/:appId/events`): its
+   * `http.api.response` event, which `@org/rest-api` emits (and a host for the routes it serves itself).
+   */
   'Realtime.WebSocket.HttpApiEvent': { app: App | undefined; method: string; route: string; status: number };
 }
 
@@ -28,8 +31,18 @@ export type HostEventName = keyof HostEventMap;
 /** May be async; its promise is not awaited. */
 export type HostEventListener<E extends HostEventName> = (payload: HostEventMap[E]) => void | Promise<void>;
 
+/**
+ * The event an HTTP API emits on `server.events` after each answer. The engine serves no HTTP, so
+ * its event map does not declare it: `@org/rest-api`, which emits it, declares it there (by
+ * augmenting `ServerEventMap`). Host events need only its name and the fields they pass on.
+ */
+const httpApiResponse = 'http.api.response';
+
+/** What feeds a host event: an engine event, or the HTTP API's. */
+type SourceName = ServerEventName | typeof httpApiResponse;
+
 /** Which engine event feeds each host event, and how its payload is shaped. */
-const sources: { [E in HostEventName]: { from: ServerEventName; map: (payload: never) => HostEventMap[E] } } = {
+const sources: { [E in HostEventName]: { from: SourceName; map: (payload: never) => HostEventMap[E] } } = {
   'Realtime.WebSocket.connectionEstablished': {
     from: 'connection.opened',
     map: ({ connection }: ServerEventMap['connection.opened']) => ({ connection, app: connection.app, socketId: connection.socketId }),
@@ -49,8 +62,8 @@ const sources: { [E in HostEventName]: { from: ServerEventName; map: (payload: n
     map: ({ app, channel, event, recipients, bytes }: ServerEventMap['message.sent']) => ({ app, channel, event, recipients, bytes }),
   },
   'Realtime.WebSocket.HttpApiEvent': {
-    from: 'http.api.response',
-    map: ({ app, method, route, status }: ServerEventMap['http.api.response']) => ({ app, method, route, status }),
+    from: httpApiResponse,
+    map: ({ app, method, route, status }: HostEventMap['Realtime.WebSocket.HttpApiEvent']) => ({ app, method, route, status }),
   },
 };
 
@@ -73,9 +86,11 @@ export function hostEvents(server: RealtimeServer): HostEvents {
   const unsubscribers = new Set<() => void>();
   return {
     on(name, listener) {
-      const source = sources[name] as { from: ServerEventName; map: (payload: unknown) => HostEventMap[typeof name] };
-      const report = (error: unknown) => server.events.onListenerError(error, source.from);
-      const off = server.events.on(source.from, (payload) => {
+      const source = sources[name] as { from: SourceName; map: (payload: unknown) => HostEventMap[typeof name] };
+      // Typed by name only: the HTTP API's event is declared by the package that emits it.
+      const from = source.from as ServerEventName;
+      const report = (error: unknown) => server.events.onListenerError(error, from);
+      const off = server.events.on(from, (payload) => {
         queueMicrotask(() => {
           try {
             const result = listener(source.map(payload));

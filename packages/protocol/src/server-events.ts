@@ -1,7 +1,12 @@
 import type { App } from './app.js';
 import type { Connection } from './connection.js';
 
-/** Events the engine reports to its host (metrics, webhooks, the host app). */
+/**
+ * Events the engine reports to its host (metrics, webhooks, the host app). Open to packages that
+ * emit on an engine's `server.events` what the engine itself does not do: each declares its events
+ * here by module augmentation (`declare module '@org/protocol' { interface ServerEventMap { ... } }`),
+ * as `@org/rest-api` declares `http.api.response`.
+ */
 export interface ServerEventMap {
   'connection.opened': { connection: Connection };
   'connection.closed': { connection: Connection };
@@ -34,11 +39,6 @@ export interface ServerEventMap {
   'message.sent': { app: App; channel: string; event: string; recipients: number; bytes: number };
   /** Another node (or `restart_server` through the cluster bus) asked every node to restart. */
   'cluster.restart': Record<string, never>;
-  /**
-   * An HTTP API response. The engine does not serve HTTP: whoever hosts the
-   * HTTP API emits it (the daemon does, from `@org/rest-api`'s `onResponse`).
-   */
-  'http.api.response': { app: App | undefined; method: string; route: string; status: number };
 }
 
 export type SubscriptionRefusalReason = 'invalid_channel' | 'auth' | 'invalid_presence_data' | 'presence_full' | 'channel_limit';

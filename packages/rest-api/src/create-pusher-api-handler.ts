@@ -14,8 +14,9 @@ import { requireAppById, runEndpoint } from './run-endpoint.js';
 
 export interface PusherApiHandler {
   /**
-   * Answers any request: the `/apps/:appId/...` endpoints, `/up`, `/pusher/health`,
-   * `/metrics`, preflights, and the 404, 405 and 413 errors. Never rejects.
+   * Answers any request: the `/apps/:appId/...` endpoints, their preflights, and the 404, 405
+   * and 413 errors. Never rejects. A host serving more routes (health, metrics) answers them in
+   * front of it, matched on `routedPath`.
    */
   handle(request: PlainRequest): Promise<PlainResponse>;
   /** The `maxRequestSize` option: a server reading bodies can stop reading past it (the answer is then a 413). */
@@ -39,14 +40,11 @@ interface Pipeline extends PusherApiHandler {
   refuse(request: Omit<PlainRequest, 'body'>, error: unknown, notes?: AnswerNotes): PlainResponse;
 }
 
-type Entry =
-  | { kind: 'endpoint'; endpoint: ApiRoute; allow: string }
-  | { kind: 'health'; allow: string }
-  | { kind: 'metrics'; allow: string; metrics: NonNullable<ResolvedOptions['metrics']> };
-
 interface Route {
   pattern: string;
-  entry: Entry;
+  endpoint: ApiRoute;
+  /** The `Allow` header of its 405. */
+  allow: string;
 }
 
 const noBody = new Uint8Array(0);
@@ -61,11 +59,6 @@ const jsonHeaders: Readonly<Record<string, string>> = Object.freeze({ 'content-t
 /** The headers of most 200s: JSON to an app that allows every origin. */
 const jsonToAnyOrigin = Object.freeze(withCorsHeaders(jsonHeaders, '*'));
 const notFound = shared(errorAnswer(404, 'Not found'));
-const healthy = shared({ status: 200, headers: jsonToAnyOrigin, body: JSON.stringify({ health: 'OK' }) });
-const notReady = errorAnswer(503, 'the server is not ready or is shutting down', { 'retry-after': '5' });
-const unhealthy = shared({ ...notReady, headers: withCorsHeaders(notReady.headers, '*') });
-const healthPreflight = shared(preflightAnswer('*', ['GET']));
-const metricsPreflight = shared(preflightAnswer(undefined, ['GET']));
 
 /**
  * The Pusher HTTP API as a function of plain values: method, path, query, the
@@ -76,7 +69,7 @@ const metricsPreflight = shared(preflightAnswer(undefined, ['GET']));
  *
  * @example
  * const api = createPusherApiHandler({ server });
- * const { status, headers, body } = await api.handle({ method: 'GET', path: '/up', query: '', headers: {}, body: new Uint8Array() });
+ * const { status, headers, body } = await api.handle({ method: 'GET', path: '/apps/app-1/connections', query: '', headers: { authorization: 'Bearer app-secret' }, body: new Uint8Array() });
  */
 export function createPusherApiHandler(options: PusherApiOptions): PusherApiHandler {
   const { handle, maxRequestSize } = createPipeline(resolveOptions(options));
@@ -91,13 +84,7 @@ export function createPusherApiHandler(options: PusherApiOptions): PusherApiHand
  */
 export function createPipeline(config: ResolvedOptions): Pipeline {
   const { pathPrefix: prefix, maxRequestSize } = config;
-  const routes: Route[] = endpoints.map((endpoint) => ({
-    pattern: `/apps/:appId${endpoint.path}`,
-    entry: { kind: 'endpoint', endpoint, allow: `${endpoint.method}, OPTIONS` },
-  }));
-  routes.push({ pattern: '/up', entry: { kind: 'health', allow: 'GET, OPTIONS' } });
-  routes.push({ pattern: '/pusher/health', entry: { kind: 'health', allow: 'GET, OPTIONS' } });
-  if (config.metrics) routes.push({ pattern: '/metrics', entry: { kind: 'metrics', allow: 'GET, OPTIONS', metrics: config.metrics } });
+  const routes: Route[] = endpoints.map((endpoint) => ({ pattern: `/apps/:appId${endpoint.path}`, endpoint, allow: `${endpoint.method}, OPTIONS` }));
   const router = createRouter(prefix, routes.map((route) => ({ pattern: route.pattern, route })));
 
   /** Any error thrown on the way, as its answer; one we did not expect goes to `onError`. */
@@ -141,27 +128,17 @@ export function createPipeline(config: ResolvedOptions): Pipeline {
       if (!match) {
         response = notFound;
       } else {
-        const { entry } = match.route;
-        const asGet = method === 'HEAD' ? 'GET' : method;
-        if (entry.kind === 'endpoint') {
-          const { endpoint } = entry;
-          if (asGet === endpoint.method || method === 'OPTIONS') {
-            // The app is found first: an unknown app is a 404 (without CORS headers) even without credentials.
-            const found = requireAppById(config, match.params['appId'] ?? '');
-            app = found instanceof Promise ? await found : found;
-            response =
-              method === 'OPTIONS'
-                ? preflightAnswer(allowedOriginFor(app, request.headers['origin']), [endpoint.method])
-                : await endpointAnswer(endpoint, app, request, target.path, match, target.query);
-          } else {
-            response = methodNotAllowed(method, entry.allow);
-          }
-        } else if (asGet === 'GET') {
-          response = entry.kind === 'health' ? (!config.server.draining && (config.ready?.() ?? true) ? healthy : unhealthy) : await metricsAnswer(entry.metrics);
-        } else if (method === 'OPTIONS') {
-          response = entry.kind === 'health' ? healthPreflight : metricsPreflight;
+        const { endpoint } = match.route;
+        if ((method === 'HEAD' ? 'GET' : method) === endpoint.method || method === 'OPTIONS') {
+          // The app is found first: an unknown app is a 404 (without CORS headers) even without credentials.
+          const found = requireAppById(config, match.params['appId'] ?? '');
+          app = found instanceof Promise ? await found : found;
+          response =
+            method === 'OPTIONS'
+              ? preflightAnswer(allowedOriginFor(app, request.headers['origin']), [endpoint.method])
+              : await endpointAnswer(endpoint, app, request, target.path, match, target.query);
         } else {
-          response = methodNotAllowed(method, entry.allow);
+          response = methodNotAllowed(method, match.route.allow);
         }
       }
     } catch (error) {
@@ -203,9 +180,4 @@ export function createPipeline(config: ResolvedOptions): Pipeline {
 
 function methodNotAllowed(method: string, allow: string): PlainResponse {
   return errorAnswer(405, `${method} is not allowed here; use ${allow}`, { allow });
-}
-
-async function metricsAnswer(metrics: NonNullable<ResolvedOptions['metrics']>): Promise<PlainResponse> {
-  const { contentType, body } = await metrics();
-  return { status: 200, headers: { 'content-type': contentType }, body };
 }

@@ -18,7 +18,7 @@ export interface PusherApiEnv {
 
 /**
  * The Pusher-compatible HTTP API as a hono app: trigger, batch, channels,
- * users, terminate, connections, plus `/up`, `/pusher/health` and `/metrics`.
+ * users, terminate, connections (health and metrics are the host's routes).
  * Serve it with any hono adapter, call its `fetch` with a standard `Request`,
  * or mount it in a larger hono app. It is the pipeline of
  * `createPusherApiHandler` behind a thin adapter: each request's URL, two

@@ -156,7 +156,7 @@ const hostileMethod: fc.Arbitrary<string> = fc.oneof(
 const methodFor = (method: 'GET' | 'POST') => fc.oneof({ weight: 4, arbitrary: fc.constant(method) }, { weight: 1, arbitrary: hostileMethod });
 const target = (method: 'GET' | 'POST', path: fc.Arbitrary<string>) => fc.record({ method: methodFor(method), path });
 
-/** A method and path: every route of the API with hostile parameters, health and metrics, and unknown paths. */
+/** A method and path: every route of the API with hostile parameters, the paths hosts serve in front of it (health, metrics: 404s here), and unknown paths. */
 const hostileTarget: fc.Arbitrary<{ method: string; path: string }> = fc.oneof(
   target('POST', appId.map((id) => `/apps/${id}/events`)),
   target('POST', appId.map((id) => `/apps/${id}/batch_events`)),

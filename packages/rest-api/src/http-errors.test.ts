@@ -46,8 +46,6 @@ describe('routing errors', () => {
     const deleteChannels = await fetch(`${baseUrl}/apps/app-1/channels`, { method: 'DELETE' });
     expect(deleteChannels.status).toBe(405);
     expect(deleteChannels.headers.get('allow')).toBe('GET, OPTIONS');
-    const postUp = await fetch(`${baseUrl}/up`, { method: 'POST' });
-    expect(postUp.status).toBe(405);
   });
 });
 
@@ -161,7 +159,7 @@ describe('unexpected failures', () => {
         throw new Error('metrics broke');
       },
     });
-    const response = await fetch(`${baseUrl}/up`);
+    const response = await signedFetch(baseUrl, { method: 'GET', path: '/apps/app-1/connections' });
     expect(response.status).toBe(200);
   });
 });
@@ -174,13 +172,11 @@ describe('onResponse', () => {
     await fetch(`${fixture.baseUrl}/apps/app-1/channels/news`);
     await fetch(`${fixture.baseUrl}/apps/zzz/channels`);
     await fetch(`${fixture.baseUrl}/elsewhere`);
-    await fetch(`${fixture.baseUrl}/up`);
     expect(seen).toEqual([
       { app: 'app-1', method: 'POST', route: '/apps/:appId/events', status: 200 },
       { app: 'app-1', method: 'GET', route: '/apps/:appId/channels/:channelName', status: 401 },
       { app: undefined, method: 'GET', route: '/apps/:appId/channels', status: 404 },
       { app: undefined, method: 'GET', route: 'unmatched', status: 404 },
-      { app: undefined, method: 'GET', route: '/up', status: 200 },
     ]);
   });
 });

@@ -3,4 +3,9 @@ export { createPusherApiHandler, type PusherApiHandler } from './create-pusher-a
 export type { PlainRequest, PlainResponse } from './plain-http.js';
 export { PusherApiError, errorStatus, type PusherApiErrorCode } from './errors.js';
 export type { ErrorBody } from './error-response.js';
-export type { PusherApiOptions, RateLimitDecision, RateLimitKind, ResponseInfo } from './options.js';
+export type { PusherApiOptions, RateLimitDecision, RateLimitKind } from './options.js';
+export type { ResponseInfo } from './response-event.js';
+// For routes a host answers in front of the API (health, metrics), read and answered as the API does.
+export { routedPath } from './request-target.js';
+export { errorAnswer } from './error-response.js';
+export { preflightAnswer, withCorsHeaders } from './cors.js';

@@ -1,6 +1,7 @@
 import type { App, RealtimeServer } from '@org/protocol';
 import { z } from 'zod';
 import { PusherApiError } from './errors.js';
+import type { ResponseInfo } from './response-event.js';
 
 export type RateLimitKind = 'backend_events' | 'read';
 /**
@@ -8,15 +9,6 @@ export type RateLimitKind = 'backend_events' | 'read';
  * limit allows in a window: it can never pass, so it is refused without `Retry-After`.
  */
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number } | { allowed: false; limit: number };
-
-export interface ResponseInfo {
-  /** The app of the request, once resolved from the path. */
-  app: App | undefined;
-  method: string;
-  /** The route pattern (e.g. `/apps/:appId/events`), or `unmatched`; low cardinality for metrics. */
-  route: string;
-  status: number;
-}
 
 export interface PusherApiOptions {
   /** The engine whose apps, channels and connections the API serves. */
@@ -27,11 +19,7 @@ export interface PusherApiOptions {
   maxJsonDepth?: number;
   /** Where the routes live, e.g. `/realtime`. Signatures are checked on the path without it. Default `''`. */
   pathPrefix?: string;
-  /** Readiness for `/up` and `/pusher/health`; they also answer 503 while the server drains. */
-  ready?: () => boolean;
-  /** Serves `GET /metrics` when given. */
-  metrics?: () => Promise<{ contentType: string; body: string }>;
-  /** Called after every response (metrics: HTTP requests by status). */
+  /** Called after every response (metrics: HTTP requests by status), before `http.api.response` is emitted. */
   onResponse?: (info: ResponseInfo) => void;
   /** Called before triggering (points = channels) and before reads (points = 1). */
   rateLimit?: (app: App, kind: RateLimitKind, points: number) => Promise<RateLimitDecision>;
@@ -44,8 +32,6 @@ export interface ResolvedOptions {
   maxRequestSize: number;
   maxJsonDepth: number;
   pathPrefix: string;
-  ready: (() => boolean) | undefined;
-  metrics: PusherApiOptions['metrics'];
   onResponse: PusherApiOptions['onResponse'];
   rateLimit: PusherApiOptions['rateLimit'];
   onError: PusherApiOptions['onError'];
@@ -55,10 +41,17 @@ const isFunction = (value: unknown) => typeof value === 'function';
 const optionalFunction = (key: string) =>
   z.custom<never>(isFunction, { error: `${key} must be a function` }).optional();
 
+/**
+ * Options of earlier versions, when the API also served `/up`, `/pusher/health` and `/metrics`:
+ * refused by name, so an embedder upgrading learns why the routes are gone instead of getting 404s.
+ */
+const removed = (key: string) =>
+  z.undefined({ error: `${key} is gone: the API serves only its /apps/... routes; answer /up, /pusher/health and /metrics in front of it (see the README)` }).optional();
+
 const looksLikeServer = (value: unknown): boolean => {
   if (typeof value !== 'object' || value === null) return false;
   const server = value as Partial<RealtimeServer>;
-  return typeof server.trigger === 'function' && typeof server.apps?.findById === 'function';
+  return typeof server.trigger === 'function' && typeof server.apps?.findById === 'function' && typeof server.events?.emit === 'function';
 };
 
 const schema = z.object({
@@ -79,8 +72,8 @@ const schema = z.object({
     .string({ error: 'pathPrefix must be a string such as "/realtime"' })
     .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: 'pathPrefix must be "" or start with "/" and not end with "/", e.g. "/realtime"' })
     .default(''),
-  ready: optionalFunction('ready'),
-  metrics: optionalFunction('metrics'),
+  ready: removed('ready'),
+  metrics: removed('metrics'),
   onResponse: optionalFunction('onResponse'),
   rateLimit: optionalFunction('rateLimit'),
   onError: optionalFunction('onError'),
@@ -100,8 +93,6 @@ export function resolveOptions(options: PusherApiOptions): ResolvedOptions {
     maxRequestSize: data.maxRequestSize,
     maxJsonDepth: data.maxJsonDepth,
     pathPrefix: data.pathPrefix,
-    ready: options.ready,
-    metrics: options.metrics,
     onResponse: options.onResponse,
     rateLimit: options.rateLimit,
     onError: options.onError,

@@ -61,6 +61,16 @@ export function needsUrlParsing(path: string): boolean {
   return false;
 }
 
+/**
+ * The path `createPusherApiHandler` routes a request on: read as a URL parser reads it (see
+ * `requestTarget`), then percent-decoded as hono decodes it. A host answering routes of its own in
+ * front of the API (`/up`, `/metrics`) compares them to this, so both read every path alike
+ * (`/a/../up` and `/%75p` are `/up`, `/up#x` is not).
+ */
+export function routedPath(path: string): string {
+  return routingPath(needsUrlParsing(path) ? urlParsedTarget(path, '').path : path);
+}
+
 /** The path routes are matched on: percent-decoded as hono decodes it (`%2F` and `%25` kept encoded). */
 export function routingPath(path: string): string {
   return path.includes('%') ? getPath({ url: `http://localhost${path}` } as Request) : path;
