@@ -120,4 +120,34 @@ describe('configuration errors, for hostile documents', () => {
       { numRuns: 300 },
     );
   });
+
+  it('are well-formed for any file: random text, NUL, unicode, deep nesting, keys given twice, values of the wrong type', async () => {
+    const nested = (open: string, close: string, depth: number) => open.repeat(depth) + close.repeat(depth);
+    const hostile = (secret: string) =>
+      fc.oneof(
+        fc.string({ unit: 'binary', maxLength: 120 }).map((text) => `${text}\n"redis": {"password": "${secret}"}`),
+        fc.jsonValue({ maxDepth: 3 }).map((junk) => JSON.stringify({ applications: [{ id: '1', key: 'k', secret, max_connections: junk }], servers: junk, logging: { scopes: junk } })),
+        fc.integer({ min: 1, max: 20_000 }).map((depth) => `{"redis": {"password": "${secret}"}, "logging": {"scopes": ${nested('[', '', depth)}`),
+        fc.integer({ min: 1, max: 20_000 }).map((depth) => `redis: {password: "${secret}"}\nservers: ${nested('[', ']', depth)}\n`),
+        fc.constantFrom(`{"redis": {"password": "${secret}"}, "redis": {"password": "${secret}\u0000"}}`, `redis:\n  password: '${secret}'\nredis: {}\n`, `\uFEFF{"applications": [{"id": "\u{1F600}", "key": "k\u0000", "secret": "${secret}"}], "x": 1,}`, ''),
+      );
+    const wellFormed = [
+      /^config file \S+ is not valid JSON at line \d+, column \d+( \(in [^)\n]*\))?: expected [^\n]+$/,
+      /^config file \S+ is not valid YAML at line \d+, column \d+( \(in [^)\n]*\))?: [^\n]+$/,
+      /^config file \S+ is not valid YAML: [^\n]+$/,
+      /^config file \S+ is not accepted: at line \d+, column \d+ collections nest deeper than \d+ levels$/,
+      /^invalid configuration:(\n {2}- [^\n]+: [^\n]+)+(\n {2}\.\.\. and \d+ more)?$/,
+      /^the configuration must be an object$/,
+      /^[a-z_.]+: [^\n]+$/,
+    ];
+    await fc.assert(
+      fc.asyncProperty(secretArb.filter((secret) => !/["\\]/.test(secret)).chain((secret) => fc.tuple(fc.constant(secret), hostile(secret))), fc.constantFrom('.json', '.yaml'), async ([secret, text], extension) => {
+        const error = await errorFor(`hostile${extension}`, text);
+        if (!error) return;
+        expect(error.message).not.toContain(secret);
+        expect(wellFormed.some((form) => form.test(error.message)), error.message).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
