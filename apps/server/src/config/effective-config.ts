@@ -1,6 +1,6 @@
 import { Document, isCollection, isNode } from 'yaml';
 import type { LoadedConfig } from './load-config.js';
-import { mask, maskSecrets, secretGuard } from './mask-secrets.js';
+import { configMasker, mask } from './mask-secrets.js';
 import { secretsInValue } from './safe-config-errors.js';
 import { configSources, describeSource, formatKeyPath, type KeyPath } from './sources.js';
 
@@ -17,11 +17,11 @@ export function effectiveConfig(loaded: LoadedConfig, file: string | undefined):
   // Every secret of the file and the environment (both are in `input`), and the generated app's.
   const known = secretsInValue(loaded.input);
   secretsInValue(loaded.config.applications, known);
-  const guard = secretGuard(known);
+  const masker = configMasker(known);
   return {
     file: file ?? null,
-    config: maskSecrets(loaded.config, known),
-    sources: configSources(loaded).map(({ path, source }) => ({ path: path.map((segment) => (typeof segment === 'string' ? guard(segment) : segment)), source: describeSource(source) })),
+    config: masker.value(loaded.config),
+    sources: configSources(loaded).map(({ path, source }) => ({ path: path.map((segment) => (typeof segment === 'string' ? masker.secrets(segment) : segment)), source: describeSource(source) })),
     generatedApp: loaded.generatedApp,
   };
 }

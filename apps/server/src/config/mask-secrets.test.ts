@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mask, maskSecrets, maskUrl, maskUserinfo, secretGuard } from './mask-secrets.js';
+import { mask, maskSecrets } from './mask-secrets.js';
 
 describe('maskSecrets', () => {
   it('masks values under secret keys, every header and URL credentials, and leaves the app key and TLS file paths', () => {
@@ -57,30 +57,5 @@ describe('maskSecrets', () => {
       expect(text).not.toContain(form);
     }
     expect(text).toContain('https://h.example/in/');
-  });
-});
-
-describe('maskUrl', () => {
-  it('keeps scheme, host, port and path, masks what may carry credentials, and masks a URL that does not parse whole', () => {
-    expect(maskUrl('redis://127.0.0.1:6379/0')).toBe('redis://127.0.0.1:6379/0');
-    expect(maskUrl('redis://:hunter2@10.0.0.5:6379/0')).toBe(`redis://:${mask}@10.0.0.5:6379/0`);
-    expect(maskUrl('rediss://default@h:6380')).toBe(`rediss://${mask}@h:6380`);
-    expect(maskUrl('redis//:hunter2@10.0.0.5')).toBe(mask);
-    expect(maskUrl('')).toBe('');
-  });
-});
-
-describe('maskUserinfo', () => {
-  it('masks what comes before the last @ ahead of a host, with or without a scheme, and leaves other text', () => {
-    expect(maskUserinfo('user:HostPass77@10.0.0.1')).toBe(`${mask}@10.0.0.1`);
-    expect(maskUserinfo('https://u:p@ss@app.example/x')).toBe(`https://${mask}@app.example/x`);
-    expect(maskUserinfo('plain text')).toBe('plain text');
-    expect(maskUserinfo('trailing@')).toBe('trailing@');
-  });
-});
-
-describe('secretGuard', () => {
-  it('leaves text without the secret as it was', () => {
-    expect(secretGuard(['Zq7wK2pX9v'])('nothing here')).toBe('nothing here');
   });
 });
