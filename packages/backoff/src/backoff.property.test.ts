@@ -49,4 +49,29 @@ describe('exponentialBackoff, for any input', () => {
       { numRuns: 2_000 },
     );
   });
+
+  it('with a jitter range: the delay is the step times a factor within the range, never NaN', () => {
+    fc.assert(
+      fc.property(
+        validBackoff,
+        fc.integer({ min: -3, max: 2_000 }),
+        fc.double({ min: 0, max: 10, noNaN: true }),
+        fc.double({ min: 0, max: 10, noNaN: true }),
+        fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), anyNumber),
+        (backoff: Backoff, attempt, a, b, r) => {
+          const [from, to] = a <= b ? [a, b] : [b, a];
+          const step = exponentialBackoff({ ...backoff, jitter: false }, attempt);
+          const delay = exponentialBackoff({ ...backoff, jitter: { from, to } }, attempt, () => r);
+          expect(Number.isNaN(delay)).toBe(false);
+          if (step === Infinity) {
+            expect(delay).toBe(Infinity);
+          } else {
+            expect(delay).toBeGreaterThanOrEqual(step * from);
+            expect(delay).toBeLessThanOrEqual(step * to);
+          }
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
 });

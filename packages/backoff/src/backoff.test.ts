@@ -37,6 +37,19 @@ describe('exponentialBackoff', () => {
     expect(exponentialBackoff(steps, 1, () => Number.NaN)).toBe(500);
   });
 
+  it('with a jitter range, multiplies the step by a random factor between from and to (±50 % here)', () => {
+    const spread = { initial: 1_000, max: 30_000, jitter: { from: 0.5, to: 1.5 } };
+    expect([1, 2, 3].map((n) => exponentialBackoff(spread, n, () => 0))).toEqual([500, 1_000, 2_000]);
+    expect([1, 2, 3].map((n) => exponentialBackoff(spread, n, () => 0.5))).toEqual([1_000, 2_000, 4_000]);
+    expect(exponentialBackoff(spread, 1, () => 0.25)).toBe(750);
+    // The range applies after the cap, so it may lengthen a capped step.
+    expect(exponentialBackoff(spread, 10, () => 1)).toBe(45_000);
+    expect(exponentialBackoff(spread, 10, () => 7)).toBe(45_000);
+    expect(exponentialBackoff(spread, 10, () => Number.NaN)).toBe(15_000);
+    // A range of one factor is no jitter at all.
+    expect(exponentialBackoff({ initial: 1_000, max: 30_000, jitter: { from: 1, to: 1 } }, 3, Math.random)).toBe(4_000);
+  });
+
   it('refuses options and attempts that cannot give a delay, naming the key', () => {
     const refusal = (run: () => unknown) => {
       try {
@@ -53,5 +66,8 @@ describe('exponentialBackoff', () => {
     expect(refusal(() => exponentialBackoff({ initial: 1, max: Number.NaN }, 1))).toMatch(/max must be/);
     expect(refusal(() => exponentialBackoff({ initial: 1, max: 5, factor: 0.5 }, 1))).toMatch(/factor must be/);
     expect(refusal(() => exponentialBackoff({ initial: 1, max: 5 }, Number.NaN))).toMatch(/attempt must be/);
+    expect(refusal(() => exponentialBackoff({ initial: 1, max: 5, jitter: { from: -0.5, to: 1 } }, 1))).toMatch(/jitter\.from must be a finite number ≥ 0, got -0\.5/);
+    expect(refusal(() => exponentialBackoff({ initial: 1, max: 5, jitter: { from: 0.5, to: 0.25 } }, 1))).toMatch(/jitter\.to must be a finite number ≥ jitter\.from \(0\.5\), got 0\.25/);
+    expect(refusal(() => exponentialBackoff({ initial: 1, max: 5, jitter: { from: 0.5, to: Infinity } }, 1))).toMatch(/jitter\.to must be/);
   });
 });

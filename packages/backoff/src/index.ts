@@ -1,1 +1,1 @@
-export { exponentialBackoff, BackoffError, type Backoff, type BackoffErrorCode } from './backoff.js';
+export { exponentialBackoff, BackoffError, type Backoff, type BackoffErrorCode, type JitterRange } from './backoff.js';
