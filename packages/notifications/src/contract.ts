@@ -1,11 +1,22 @@
 /*
- * The wire contract of the notifications JSON API and its live events: types only.
+ * The contract between the notifications API and its clients (the bell, channel packages such
+ * as @org/chat-notifier), published alone as `@org/notifications/contract`: the wire types
+ * below, and the runtime parts re-exported from ./contract/ (the route table, the URL rule, the
+ * live event names and channel, the request headers, the notifiable contract and its brand).
+ * Both sides import these; neither writes its own copy. The API handlers check their answers
+ * against the types with `satisfies`, so the two cannot drift apart.
  *
- * Published as the type-only subpath `@org/notifications/contract`, so a client (the bell)
- * can `import type` the exact shapes the server answers with, without pulling any server code.
- * This file must stay free of runtime imports and values; the API handlers check their
- * answers against these types with `satisfies`, so the two cannot drift apart.
+ * It imports nothing outside this file and ./contract/ (no zod, no PGlite, no @org/protocol),
+ * so a browser bundle pulls in only what it uses of it (contract/self-contained.test.ts checks).
+ * The wire types stay in this entry module so that the built contract.d.ts holds them itself.
  */
+export { NOTIFICATION_ROUTES, routePath } from './contract/routes.js';
+export type { NotificationRouteName, Route, RouteMethod, RouteParamName, RouteParams } from './contract/routes.js';
+export { SAFE_URL_RULE, isSafeUrl } from './contract/safe-url.js';
+export { NOTIFICATION_EVENTS, NOTIFICATION_EVENT_NAMES, defaultChannelFor, isNotificationLiveEventName } from './contract/live-events.js';
+export { CSRF_TOKEN_HEADER, SOCKET_ID_HEADER } from './contract/headers.js';
+export { ON_DEMAND_NOTIFIABLE, OnDemandRecipient, isOnDemandNotifiable } from './contract/notifiable.js';
+export type { Notifiable, Notification, NotificationChannel } from './contract/notifiable.js';
 
 /** Icons the bell ships built in (the runtime list is `NOTIFICATION_ICONS`). */
 export type NotificationIcon = 'bell' | 'post' | 'user' | 'message' | 'alert' | 'check' | 'info';
