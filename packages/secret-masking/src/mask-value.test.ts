@@ -70,3 +70,13 @@ describe('value(): a configuration tree', () => {
     expect(masker.value(cyclic)).toEqual({ name: 'a', self: mask });
   });
 });
+
+describe('value() with a host\'s key rules', () => {
+  it('judges keys by the rules given: a config where `key` is a secret, `endpoint` a URL and `secrets` a map of them', () => {
+    const masked = configMasker().value(
+      { key: 'Zq9PrivateKey', endpoint: 'https://u:p@h.example/x?a=1', secrets: { anything: 'v1' }, url: 'not judged as a URL here' },
+      { isSecretKey: (key) => key === 'key' || key === 'secret', isUrlKey: (key) => key === 'endpoint', childKey: (parent, child) => (parent === 'secrets' ? 'secret' : child) },
+    );
+    expect(masked).toEqual({ key: mask, endpoint: `https://${mask}:${mask}@h.example/x?a=${mask}`, secrets: { anything: mask }, url: 'not judged as a URL here' });
+  });
+});

@@ -1,4 +1,14 @@
-import { isSecretKey, isUrlKey, isWebhookKey } from './key-rules.js';
+import { isSecretKey as defaultIsSecretKey, isUrlKey as defaultIsUrlKey, isWebhookKey } from './key-rules.js';
+
+/** How `value()` judges keys; each defaults to the package's rule. A host passes its own to share them with code that finds its secrets. */
+export interface ValueKeyRules {
+  /** Whether a value under this key is a secret as a whole. Default `isSecretKey`. */
+  readonly isSecretKey?: ((key: string) => boolean) | undefined;
+  /** Whether a string under this key is one URL. Default `isUrlKey`. */
+  readonly isUrlKey?: ((key: string) => boolean) | undefined;
+  /** The key a child is judged by. Default: a child of `headers` is judged as `secret` (any header may carry a credential), others by their own key. */
+  readonly childKey?: ((parentKey: string, childKey: string) => string) | undefined;
+}
 
 export interface ValueMasking {
   readonly valueMarker: string;
@@ -27,7 +37,8 @@ const maxDepth = 256;
  * Arrays stay arrays; any other object becomes a plain object of its own
  * enumerable string keys.
  */
-export function maskValue(value: unknown, masking: ValueMasking, key = ''): unknown {
+export function maskValue(value: unknown, masking: ValueMasking, key = '', rules: ValueKeyRules = {}): unknown {
+  const { isSecretKey = defaultIsSecretKey, isUrlKey = defaultIsUrlKey, childKey = headerValuesAreSecrets } = rules;
   const ancestors = new Set<object>();
   // `parentKey`: the key holding the object `node` sits in, to tell a webhook's `url` from a Redis one.
   const walk = (node: unknown, ruleKey: string, parentKey: string, depth: number): unknown => {
@@ -38,10 +49,14 @@ export function maskValue(value: unknown, masking: ValueMasking, key = ''): unkn
     ancestors.add(node);
     try {
       if (Array.isArray(node)) return node.map((item) => walk(item, ruleKey, parentKey, depth + 1));
-      return Object.fromEntries(Object.entries(node).map(([child, item]) => [masking.key(child), walk(item, /^headers$/i.test(ruleKey) ? 'secret' : child, ruleKey, depth + 1)]));
+      return Object.fromEntries(Object.entries(node).map(([child, item]) => [masking.key(child), walk(item, childKey(ruleKey, child), ruleKey, depth + 1)]));
     } finally {
       ancestors.delete(node);
     }
   };
   return walk(value, key, '', 0);
+}
+
+function headerValuesAreSecrets(parentKey: string, childKey: string): string {
+  return /^headers$/i.test(parentKey) ? 'secret' : childKey;
 }

@@ -1,7 +1,7 @@
 import { maskCredentialsIn } from './free-text.js';
 import { isSecretHeader } from './key-rules.js';
 import { maskError } from './mask-error.js';
-import { maskValue } from './mask-value.js';
+import { maskValue, type ValueKeyRules } from './mask-value.js';
 import { resolveMaskerOptions, type SecretMaskerOptions } from './options.js';
 import { PatternSet } from './pattern-set.js';
 import { embeddedBase64Forms, secretForms } from './secret-forms.js';
@@ -12,6 +12,11 @@ import { schemePrefix, splitUrl } from './url-parts.js';
 export interface UrlMaskOptions {
   /** The URL keeps a credential in its path (a Slack, Discord or Zapier webhook): the whole path is masked. Default false. */
   readonly secretPath?: boolean | undefined;
+}
+
+export interface ValueMaskOptions extends ValueKeyRules {
+  /** The key the tree sits under. Default `''`. */
+  readonly key?: string | undefined;
 }
 
 /** Masks one set of known secrets, and credentials of every kind, by one rule. Build once, use for many texts. */
@@ -44,8 +49,12 @@ export interface SecretMasker {
   /** A response or request header made safe to keep: credential headers replaced whole, URL headers masked as URLs, others as echoes. */
   header(name: string, value: string): string;
   headers(headers: Readonly<Record<string, string>>): Record<string, string>;
-  /** A copy of a value tree (a configuration) with its secrets masked, judged by key (see the README). `key`: the key the tree sits under. */
-  value(value: unknown, options?: { readonly key?: string | undefined }): unknown;
+  /**
+   * A copy of a value tree (a configuration) with its secrets masked, judged by
+   * key (see the README). `key`: the key the tree sits under; the key rules
+   * default to the package's.
+   */
+  value(value: unknown, options?: ValueMaskOptions): unknown;
   /** A copy of an error and its cause chain with message, stack and string fields masked as echoes; no other field is kept. */
   error(error: unknown): unknown;
 }
@@ -111,8 +120,8 @@ export function createSecretMasker(options?: SecretMaskerOptions): SecretMasker 
     secrets,
     header,
     headers: (headers) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, header(name, value)])),
-    value: (value, valueOptions) =>
-      maskValue(value, { valueMarker, url: (input, secretPath) => secrets(maskUrl(input, secretPath, false)), text, key: secrets }, valueOptions?.key ?? ''),
+    value: (value, valueOptions = {}) =>
+      maskValue(value, { valueMarker, url: (input, secretPath) => secrets(maskUrl(input, secretPath, false)), text, key: secrets }, valueOptions.key ?? '', valueOptions),
     error: (error) => maskError(error, echo),
   };
 }

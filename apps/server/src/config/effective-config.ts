@@ -1,6 +1,6 @@
 import { Document, isCollection, isNode } from 'yaml';
 import type { LoadedConfig } from './load-config.js';
-import { configMasker, mask } from './mask-secrets.js';
+import { configMasker, mask, maskConfig } from './mask-secrets.js';
 import { secretsInValue } from './safe-config-errors.js';
 import { configSources, describeSource, formatKeyPath, type KeyPath } from './sources.js';
 
@@ -20,7 +20,7 @@ export function effectiveConfig(loaded: LoadedConfig, file: string | undefined):
   const masker = configMasker(known);
   return {
     file: file ?? null,
-    config: masker.value(loaded.config),
+    config: maskConfig(masker, loaded.config),
     sources: configSources(loaded).map(({ path, source }) => ({ path: path.map((segment) => (typeof segment === 'string' ? masker.secrets(segment) : segment)), source: describeSource(source) })),
     generatedApp: loaded.generatedApp,
   };
