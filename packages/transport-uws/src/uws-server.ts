@@ -81,9 +81,10 @@ export interface UwsServer {
   /** HTTP requests being answered right now. */
   readonly inFlightRequests: number;
   /**
-   * Waits for the HTTP requests in flight to be answered: resolves true the moment none is left
-   * (at once when none is), or false at `deadline` (ms since the epoch, as `Date.now()`) with some
-   * still unanswered. Call it after `stopListening()`; it closes nothing itself.
+   * Waits for the HTTP requests in flight to be answered: resolves true as soon as none is left
+   * (the loop turn after the last answer, once uWS has sent it, so a `close()` right after loses no
+   * answer), or false at `deadline` (ms since the epoch, as `Date.now()`) with some still
+   * unanswered. No polling. Call it after `stopListening()`; it closes nothing itself.
    */
   drain(deadline: number): Promise<boolean>;
   /**
