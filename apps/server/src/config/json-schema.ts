@@ -11,11 +11,11 @@ type JsonSchema = Record<string, unknown>;
  * Walks a draft-07 schema as the config is nested: `properties.x` is `x`,
  * `items` is `[]`, an object's `additionalProperties` is `*` (any name).
  */
-function eachProperty(schema: JsonSchema, path: string, visit: (schema: JsonSchema, path: string) => void): void {
+function eachProperty(schema: JsonSchema, path: string, visit: (schema: JsonSchema, path: string, key: string) => void): void {
   const properties = schema['properties'] as Record<string, JsonSchema> | undefined;
   for (const [key, child] of Object.entries(properties ?? {})) {
     const childPath = path ? `${path}.${key}` : key;
-    visit(child, childPath);
+    visit(child, childPath, key);
     eachProperty(child, childPath, visit);
   }
   const items = schema['items'];
@@ -30,6 +30,13 @@ export function schemaKeyPaths(schema: JsonSchema): string[] {
   const paths: string[] = [];
   eachProperty(schema, '', (_, path) => paths.push(path));
   return paths;
+}
+
+/** Every key name the schema declares, at any depth. */
+export function schemaKeyNames(schema: JsonSchema): Set<string> {
+  const names = new Set<string>();
+  eachProperty(schema, '', (_schema, _path, key) => names.add(key));
+  return names;
 }
 
 /**

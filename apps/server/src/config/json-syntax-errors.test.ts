@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findJsonSyntaxError } from './safe-config-errors.js';
+import { findJsonSyntaxError } from './json-syntax-errors.js';
 import { loadConfig } from './load-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'realtime-json-errors-'));

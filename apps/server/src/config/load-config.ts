@@ -3,25 +3,19 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
-import {
-  describeYamlProblem,
-  findJsonSyntaxError,
-  formatPath,
-  lineColumn,
-  redactSecrets,
-  secretsInText,
-  secretsInValue,
-  showKey,
-  yamlPathAt,
-} from './safe-config-errors.js';
+import { findJsonSyntaxError } from './json-syntax-errors.js';
+import { redactSecrets, secretsInText, secretsInValue } from './safe-config-errors.js';
 import { applicationSchema, configSchema, type Config } from './schema.js';
+import { formatPath, showKey } from './shown-keys.js';
+import { describePosition } from './text-position.js';
 import { maxYamlDepth, yamlTooDeep } from './yaml-depth.js';
 import { findDuplicateYamlKey } from './yaml-duplicate-keys.js';
+import { describeYamlProblem, yamlPathAt } from './yaml-syntax-errors.js';
 
 /**
  * A configuration problem, with every invalid key listed. The message never
- * quotes the file or a value: it names line, column and key path (see
- * safe-config-errors.ts), since it goes to stderr and logs.
+ * quotes the file or a value: it names line, column and key path
+ * (text-position.ts, shown-keys.ts), since it goes to stderr and logs.
  */
 export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID';
@@ -58,25 +52,20 @@ async function readText(file: string): Promise<string> {
   }
 }
 
-function at(text: string, offset: number, path: readonly (string | number)[]): string {
-  const { line, column } = lineColumn(text, offset);
-  return `line ${line}, column ${column}${path.length ? ` (in ${formatPath(path)})` : ''}`;
-}
-
 function parseYamlConfig(file: string, text: string): unknown {
   const deep = yamlTooDeep(text);
-  if (deep) throw new ConfigError(`config file ${file} is not accepted: at ${at(text, deep.offset, [])} collections nest deeper than ${maxYamlDepth} levels`);
+  if (deep) throw new ConfigError(`config file ${file} is not accepted: at ${describePosition(text, deep.offset, [])} collections nest deeper than ${maxYamlDepth} levels`);
   // logLevel 'error': the yaml package's warnings (process.emitWarning, on stderr) quote the text, e.g. a key made of a collection.
   // uniqueKeys off: the package's own check is quadratic in a mapping's size; findDuplicateYamlKey is linear.
   const document = parseDocument(text, { prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
   const [error] = document.errors;
   if (error) {
     const offset = error.pos[0];
-    throw new ConfigError(`config file ${file} is not valid YAML at ${at(text, offset, yamlPathAt(document.contents, offset))}: ${describeYamlProblem(error.code)}`);
+    throw new ConfigError(`config file ${file} is not valid YAML at ${describePosition(text, offset, yamlPathAt(document.contents, offset))}: ${describeYamlProblem(error.code)}`);
   }
   const duplicate = findDuplicateYamlKey(document.contents);
   if (duplicate) {
-    throw new ConfigError(`config file ${file} is not valid YAML at ${at(text, duplicate.offset, yamlPathAt(document.contents, duplicate.offset))}: ${describeYamlProblem('DUPLICATE_KEY')}`);
+    throw new ConfigError(`config file ${file} is not valid YAML at ${describePosition(text, duplicate.offset, yamlPathAt(document.contents, duplicate.offset))}: ${describeYamlProblem('DUPLICATE_KEY')}`);
   }
   try {
     return document.toJS({ maxAliasCount: 100 });
@@ -93,7 +82,7 @@ function parseJsonConfig(file: string, text: string): unknown {
   } catch {
     // V8's message quotes the text around the error; the position is found again without it.
     const found = findJsonSyntaxError(text);
-    const where = found ? ` at ${at(text, found.offset, found.path)}: expected ${found.expected}` : '';
+    const where = found ? ` at ${describePosition(text, found.offset, found.path)}: expected ${found.expected}` : '';
     throw new ConfigError(`config file ${file} is not valid JSON${where}`);
   }
 }

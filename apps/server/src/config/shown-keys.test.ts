@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
-import { formatPath, showKey } from './safe-config-errors.js';
+import { formatPath, showKey } from './shown-keys.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'realtime-shown-keys-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
