@@ -3,8 +3,8 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig(
   nodePackage({
-    // `contract` holds only types: its .d.ts is the point, its JS is an empty module that
-    // bundlers can resolve when a client imports the subpath without `import type`.
+    // `contract` is the runtime contract shared with clients (the bell, chat-notifier): it imports
+    // nothing outside src/contract*, so a client's bundle gets only it (src/contract/self-contained.test.ts).
     entry: { index: 'src/index.ts', contract: 'src/contract.ts', testing: 'src/testing/index.ts' },
   }),
 );

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTENT_LIMITS, normalizeContent } from './content-schema.js';
 import type { NormalizedContent } from './content-schema.js';
 import { NotificationsError } from './errors.js';
-import { isSafeUrl } from './safe-url.js';
+import { isSafeUrl } from './contract.js';
 
 /** The error normalizeContent raised, or a failure when it accepted the input. */
 function refusal(input: unknown): NotificationsError {

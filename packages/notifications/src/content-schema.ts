@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACTION_TYPES, NOTIFICATION_ICONS } from './resource.js';
 import type { NotificationAction, NotificationContent } from './resource.js';
 import { NotificationsError } from './errors.js';
-import { SAFE_URL_RULE, isSafeUrl } from './safe-url.js';
+import { SAFE_URL_RULE, isSafeUrl } from './contract.js';
 
 /** Limits on what one notification may carry; enforced before anything is stored or sent. */
 export const CONTENT_LIMITS = {

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { NOTIFICATION_EVENTS } from './broadcast/broadcaster.js';
+import { NOTIFICATION_EVENTS } from './contract.js';
 import type {
   ActionType,
   DeleteResponse,

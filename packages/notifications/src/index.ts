@@ -6,6 +6,7 @@ export type { CreateNotificationManagerOptions } from './core/create-notificatio
 export { AnonymousNotifiable } from './core/anonymous-notifiable.js';
 export { ChannelRegistry } from './core/channel-registry.js';
 export type { ChannelResolver, Notifiable, Notification, NotificationChannel, RenderableNotification, UserNotifiable } from './core/contracts.js';
+export { ON_DEMAND_NOTIFIABLE, OnDemandRecipient, isOnDemandNotifiable } from './contract.js';
 export { resolveUserId } from './core/resolve-recipient.js';
 
 // Built-in channels
@@ -15,7 +16,7 @@ export type { BroadcastChannelOptions } from './channels/broadcast-channel.js';
 
 // Broadcasting
 export type { Broadcaster } from './broadcast/broadcaster.js';
-export { NOTIFICATION_EVENTS, defaultChannelFor } from './broadcast/broadcaster.js';
+export { NOTIFICATION_EVENTS, NOTIFICATION_EVENT_NAMES, defaultChannelFor, isNotificationLiveEventName } from './contract.js';
 export { createPusherBroadcaster } from './broadcast/pusher-broadcaster.js';
 export type { PusherBroadcasterOptions } from './broadcast/pusher-broadcaster.js';
 export { createMemoryBroadcaster } from './broadcast/memory-broadcaster.js';
@@ -42,11 +43,12 @@ export type { ApiUser, NotificationsApiOptions } from './api/create-notification
 export type { CsrfOptions } from './api/csrf.js';
 export { MAX_PAGE } from './api/query-params.js';
 
-// Wire types (also published alone, types only, as `@org/notifications/contract`) and errors
+// The runtime contract (also published alone as `@org/notifications/contract`) and errors
 export { ACTION_TYPES, NOTIFICATION_ICONS } from './resource.js';
 export type { NotificationContent } from './resource.js';
 export type * from './contract.js';
 export { ACTION_ICON_PATTERN, CONTENT_LIMITS } from './content-schema.js';
-export { isSafeUrl } from './safe-url.js';
+export { CSRF_TOKEN_HEADER, NOTIFICATION_ROUTES, SAFE_URL_RULE, SOCKET_ID_HEADER, isSafeUrl, routePath } from './contract.js';
+export type { NotificationRouteName, Route, RouteMethod, RouteParamName, RouteParams } from './contract.js';
 export { DeliveryError, NotificationsError } from './errors.js';
 export type { DeliveryFailure, NotificationsErrorCode } from './errors.js';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { Context } from 'hono';
+import type { Context, Handler, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
@@ -15,8 +15,9 @@ import type {
   MutationResponse,
   NotificationLiveEvents,
   UnreadListResponse,
+  NotificationRouteName,
 } from '../contract.js';
-import { NOTIFICATION_EVENTS, defaultChannelFor } from '../broadcast/broadcaster.js';
+import { CSRF_TOKEN_HEADER, NOTIFICATION_EVENTS, NOTIFICATION_ROUTES, SOCKET_ID_HEADER, defaultChannelFor } from '../contract.js';
 import { SOCKET_ID } from '../broadcast/socket-id.js';
 import { NotificationsError } from '../errors.js';
 import type { NotificationsErrorCode } from '../errors.js';
@@ -26,7 +27,7 @@ import { isNotificationId } from '../store/sql-store.js';
 import { checkCsrf } from './csrf.js';
 import type { CsrfOptions } from './csrf.js';
 import { createQueryParsers } from './query-params.js';
-import { ENDPOINTS, allowedMethods } from './endpoints.js';
+import { ENDPOINTS, allowedMethods, honoPath, withoutSuffix } from './endpoints.js';
 
 /** The authenticated user as the host knows it; only `id` is used. */
 export interface ApiUser {
@@ -85,6 +86,9 @@ const isApiError = (code: NotificationsErrorCode): code is ApiErrorCode & Notifi
 
 type Env = { Variables: { notificationsUserId: string; notificationsEndpoint: boolean } };
 
+/** What answers each route of the contract's table: middleware first, the handler last. */
+type RouteHandlers = { [Name in NotificationRouteName]: readonly [...MiddlewareHandler<Env>[], Handler<Env>] };
+
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -135,18 +139,18 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
       throw new NotificationsError('UNAUTHENTICATED', 'Authentication required');
     }
     if (MUTATING.has(c.req.method) && !(await checkCsrf(csrf, c))) {
-      throw new NotificationsError('CSRF_MISMATCH', `Missing or invalid ${csrf.headerName ?? 'X-CSRF-Token'} header`);
+      throw new NotificationsError('CSRF_MISMATCH', `Missing or invalid ${csrf.headerName ?? CSRF_TOKEN_HEADER} header`);
     }
     c.set('notificationsUserId', String(id));
     await next();
   };
   app.use('/notification/*', guard);
-  app.use('/broadcasting/auth', guard);
+  app.use(NOTIFICATION_ROUTES.channelAuth.path, guard);
 
   /** Tells the user's other tabs; never fails the request. */
   const announce = async <E extends keyof NotificationLiveEvents>(c: Context<Env>, userId: string, event: E, data: NotificationLiveEvents[E]): Promise<void> => {
     if (!broadcaster) return;
-    const socketId = c.req.header('X-Socket-ID');
+    const socketId = c.req.header(SOCKET_ID_HEADER);
     try {
       await broadcaster.trigger([channelFor(userId)], event, data, socketId && SOCKET_ID.test(socketId) ? { socketId } : {});
     } catch (error) {
@@ -154,8 +158,9 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
     }
   };
 
+  /** The id of `/{id}.json`, whose parameter keeps the `.json` suffix (see `honoPath`). */
   const idFromFile = (file: string): string => {
-    const id = file.slice(0, -'.json'.length);
+    const id = withoutSuffix(file, '.json');
     if (!isNotificationId(id)) throw new NotificationsError('NOT_FOUND', 'Notification not found');
     return id;
   };
@@ -173,103 +178,114 @@ export function createNotificationsApi(options: NotificationsApiOptions): Hono<E
     unread_count: unread,
   });
 
-  app.get('/notification/notifications.json', async (c) => {
-    const userId = c.get('notificationsUserId');
-    const q = parse.list(c.req.query());
-    const [result, unread] = await Promise.all([store.list(userId, q), store.unreadCount(userId)]);
-    return c.json({ notifications: result.items, meta: envelope(q.page, q.limit, result, unread) } satisfies ListResponse);
-  });
-
-  app.get('/notification/notifications/unread.json', async (c) => {
-    const userId = c.get('notificationsUserId');
-    const q = parse.unread(c.req.query());
-    const result = await store.list(userId, { ...q, status: 'unread', archived: 'exclude' });
-    // Unfiltered, the list's total is the unread count, so one query serves both.
-    const unread = q.type === undefined ? result.total : await store.unreadCount(userId);
-    return c.json({ notifications: result.items, meta: { ...envelope(q.page, q.limit, result, unread), count: result.total } } satisfies UnreadListResponse);
-  });
-
-  app.patch('/notification/notifications/mark-all-read.json', async (c) => {
-    const userId = c.get('notificationsUserId');
-    const marked = await store.markAllRead(userId);
-    const unread = await store.unreadCount(userId);
-    if (marked > 0) await announce(c, userId, NOTIFICATION_EVENTS.markedAllRead, { unread_count: unread });
-    return c.json({ marked, meta: { unread_count: unread } } satisfies MarkAllReadResponse);
-  });
-
   /** PATCH …/{id}/<action>.json: one idempotent change, announced only when something changed. */
-  const changeRoute = (
-    action: string,
-    apply: (userId: string, id: string) => Promise<ChangeResult | null>,
-    event: 'notification.marked-read' | 'notification.marked-unread' | 'notification.archived' | 'notification.unarchived',
-  ): void => {
-    app.patch(`/notification/notifications/:id/${action}.json`, async (c) => {
+  const change =
+    (
+      apply: (userId: string, id: string) => Promise<ChangeResult | null>,
+      event: 'notification.marked-read' | 'notification.marked-unread' | 'notification.archived' | 'notification.unarchived',
+    ): Handler<Env> =>
+    async (c) => {
       const userId = c.get('notificationsUserId');
-      const id = c.req.param('id');
+      const id = c.req.param('id') ?? '';
       const result = isNotificationId(id) ? await apply(userId, id) : null;
       if (!result) return notFound();
       const unread = await store.unreadCount(userId);
       if (result.changed) await announce(c, userId, event, { notification_id: id, unread_count: unread });
       return c.json({ notification: result.notification, meta: { unread_count: unread } } satisfies MutationResponse);
-    });
-  };
-  changeRoute('read', (u, id) => store.markRead(u, id), NOTIFICATION_EVENTS.markedRead);
-  changeRoute('unread', (u, id) => store.markUnread(u, id), NOTIFICATION_EVENTS.markedUnread);
-  changeRoute('archive', (u, id) => store.archive(u, id), NOTIFICATION_EVENTS.archived);
-  changeRoute('unarchive', (u, id) => store.unarchive(u, id), NOTIFICATION_EVENTS.unarchived);
+    };
 
-  app.get('/notification/notifications/:file{[^/]+\\.json}', async (c) => {
-    const userId = c.get('notificationsUserId');
-    const notification = await store.get(userId, idFromFile(c.req.param('file')));
-    if (!notification) return notFound();
-    return c.json({ notification, meta: { unread_count: await store.unreadCount(userId) } } satisfies ItemResponse);
-  });
-
-  app.delete('/notification/notifications.json', async (c) => {
-    const userId = c.get('notificationsUserId');
-    const deleted = await store.deleteAll(userId);
-    const unread = await store.unreadCount(userId);
-    if (deleted > 0) await announce(c, userId, NOTIFICATION_EVENTS.allDeleted, { deleted, unread_count: unread });
-    return c.json({ deleted, meta: { unread_count: unread } } satisfies DeleteResponse);
-  });
-
-  app.delete('/notification/notifications/:file{[^/]+\\.json}', async (c) => {
-    const userId = c.get('notificationsUserId');
-    const id = idFromFile(c.req.param('file'));
-    if (!(await store.delete(userId, id))) return notFound();
-    const unread = await store.unreadCount(userId);
-    await announce(c, userId, NOTIFICATION_EVENTS.deleted, { notification_id: id, unread_count: unread });
-    return c.json({ deleted: 1, meta: { unread_count: unread } } satisfies DeleteResponse);
-  });
-
-  app.post(
-    '/broadcasting/auth',
-    bodyLimit({
-      maxSize: 8 * 1024,
-      onError: () => {
-        throw new NotificationsError('PAYLOAD_TOO_LARGE', 'Request body is larger than 8 KiB');
+  const routes: RouteHandlers = {
+    list: [
+      async (c) => {
+        const userId = c.get('notificationsUserId');
+        const q = parse.list(c.req.query());
+        const [result, unread] = await Promise.all([store.list(userId, q), store.unreadCount(userId)]);
+        return c.json({ notifications: result.items, meta: envelope(q.page, q.limit, result, unread) } satisfies ListResponse);
       },
-    }),
-    async (c) => {
-      const userId = c.get('notificationsUserId');
-      if (!broadcaster?.authorizeChannel) {
-        throw new NotificationsError('BROADCASTING_DISABLED', 'Channel authorization is not configured (the broadcaster has no credentials)');
-      }
-      const body = await readAuthBody(c);
-      const socketId = body.socket_id;
-      const channelName = body.channel_name;
-      if (typeof socketId !== 'string' || !SOCKET_ID.test(socketId)) {
-        throw new NotificationsError('INVALID_PARAMETER', 'Invalid parameter "socket_id": expected two dot-separated integers such as "123.456"');
-      }
-      if (typeof channelName !== 'string' || channelName.length === 0 || channelName.length > 200) {
-        throw new NotificationsError('INVALID_PARAMETER', 'Invalid parameter "channel_name": expected a channel name of 1 to 200 characters');
-      }
-      if (channelName !== channelFor(userId)) {
-        throw new NotificationsError('CHANNEL_FORBIDDEN', 'You may only subscribe to your own private channel');
-      }
-      return c.json(broadcaster.authorizeChannel(socketId, channelName) satisfies ChannelAuthResponse);
-    },
-  );
+    ],
+    deleteAll: [
+      async (c) => {
+        const userId = c.get('notificationsUserId');
+        const deleted = await store.deleteAll(userId);
+        const unread = await store.unreadCount(userId);
+        if (deleted > 0) await announce(c, userId, NOTIFICATION_EVENTS.allDeleted, { deleted, unread_count: unread });
+        return c.json({ deleted, meta: { unread_count: unread } } satisfies DeleteResponse);
+      },
+    ],
+    unread: [
+      async (c) => {
+        const userId = c.get('notificationsUserId');
+        const q = parse.unread(c.req.query());
+        const result = await store.list(userId, { ...q, status: 'unread', archived: 'exclude' });
+        // Unfiltered, the list's total is the unread count, so one query serves both.
+        const unread = q.type === undefined ? result.total : await store.unreadCount(userId);
+        return c.json({ notifications: result.items, meta: { ...envelope(q.page, q.limit, result, unread), count: result.total } } satisfies UnreadListResponse);
+      },
+    ],
+    markAllRead: [
+      async (c) => {
+        const userId = c.get('notificationsUserId');
+        const marked = await store.markAllRead(userId);
+        const unread = await store.unreadCount(userId);
+        if (marked > 0) await announce(c, userId, NOTIFICATION_EVENTS.markedAllRead, { unread_count: unread });
+        return c.json({ marked, meta: { unread_count: unread } } satisfies MarkAllReadResponse);
+      },
+    ],
+    markRead: [change((u, id) => store.markRead(u, id), NOTIFICATION_EVENTS.markedRead)],
+    markUnread: [change((u, id) => store.markUnread(u, id), NOTIFICATION_EVENTS.markedUnread)],
+    archive: [change((u, id) => store.archive(u, id), NOTIFICATION_EVENTS.archived)],
+    unarchive: [change((u, id) => store.unarchive(u, id), NOTIFICATION_EVENTS.unarchived)],
+    get: [
+      async (c) => {
+        const userId = c.get('notificationsUserId');
+        const notification = await store.get(userId, idFromFile(c.req.param('id') ?? ''));
+        if (!notification) return notFound();
+        return c.json({ notification, meta: { unread_count: await store.unreadCount(userId) } } satisfies ItemResponse);
+      },
+    ],
+    delete: [
+      async (c) => {
+        const userId = c.get('notificationsUserId');
+        const id = idFromFile(c.req.param('id') ?? '');
+        if (!(await store.delete(userId, id))) return notFound();
+        const unread = await store.unreadCount(userId);
+        await announce(c, userId, NOTIFICATION_EVENTS.deleted, { notification_id: id, unread_count: unread });
+        return c.json({ deleted: 1, meta: { unread_count: unread } } satisfies DeleteResponse);
+      },
+    ],
+    channelAuth: [
+      bodyLimit({
+        maxSize: 8 * 1024,
+        onError: () => {
+          throw new NotificationsError('PAYLOAD_TOO_LARGE', 'Request body is larger than 8 KiB');
+        },
+      }),
+      async (c) => {
+        const userId = c.get('notificationsUserId');
+        if (!broadcaster?.authorizeChannel) {
+          throw new NotificationsError('BROADCASTING_DISABLED', 'Channel authorization is not configured (the broadcaster has no credentials)');
+        }
+        const body = await readAuthBody(c);
+        const socketId = body.socket_id;
+        const channelName = body.channel_name;
+        if (typeof socketId !== 'string' || !SOCKET_ID.test(socketId)) {
+          throw new NotificationsError('INVALID_PARAMETER', 'Invalid parameter "socket_id": expected two dot-separated integers such as "123.456"');
+        }
+        if (typeof channelName !== 'string' || channelName.length === 0 || channelName.length > 200) {
+          throw new NotificationsError('INVALID_PARAMETER', 'Invalid parameter "channel_name": expected a channel name of 1 to 200 characters');
+        }
+        if (channelName !== channelFor(userId)) {
+          throw new NotificationsError('CHANNEL_FORBIDDEN', 'You may only subscribe to your own private channel');
+        }
+        return c.json(broadcaster.authorizeChannel(socketId, channelName) satisfies ChannelAuthResponse);
+      },
+    ],
+  };
+  // Registered from the contract's table, in its order (most specific path first): the API
+  // answers exactly the routes the bell builds its URLs from.
+  for (const [name, route] of Object.entries(NOTIFICATION_ROUTES) as [NotificationRouteName, (typeof NOTIFICATION_ROUTES)[NotificationRouteName]][]) {
+    app.on(route.method, [honoPath(route.path)], ...routes[name]);
+  }
 
   // Anything else under /notification/ (after authentication, so it reveals nothing new).
   app.all('/notification/*', () => {

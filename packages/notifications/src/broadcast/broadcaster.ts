@@ -1,5 +1,3 @@
-import type { NotificationLiveEventName } from '../contract.js';
-
 /** Publishes events to realtime channels (the Pusher HTTP API, or an in-memory recorder). */
 export interface Broadcaster {
   /**
@@ -12,21 +10,4 @@ export interface Broadcaster {
    * without credentials omit it, and `POST /broadcasting/auth` then answers 503.
    */
   authorizeChannel?(socketId: string, channelName: string): { auth: string };
-}
-
-/** The events the bell listens for (their data: `NotificationLiveEvents` in `@org/notifications/contract`). */
-export const NOTIFICATION_EVENTS = {
-  created: 'notification.created',
-  markedRead: 'notification.marked-read',
-  markedUnread: 'notification.marked-unread',
-  archived: 'notification.archived',
-  unarchived: 'notification.unarchived',
-  markedAllRead: 'notification.marked-all-read',
-  deleted: 'notification.deleted',
-  allDeleted: 'notification.all-deleted',
-} as const satisfies Record<string, NotificationLiveEventName>;
-
-/** Default private channel for a user: `private-App.Model.Entity.User.{userId}`. */
-export function defaultChannelFor(userId: string): string {
-  return `private-App.Model.Entity.User.${userId}`;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Broadcaster } from '../broadcast/broadcaster.js';
-import { NOTIFICATION_EVENTS, defaultChannelFor } from '../broadcast/broadcaster.js';
+import { NOTIFICATION_EVENTS, defaultChannelFor } from '../contract.js';
 import type { NotificationChannel, RenderableNotification } from '../core/contracts.js';
 import { resolveUserId } from '../core/resolve-recipient.js';
 import type { NotificationResource } from '../resource.js';

@@ -73,6 +73,14 @@ describe('isSafeUrl', () => {
     expect(isSafeUrl(url)).toBe(false);
   });
 
+  it('refuses non-strings, so a client can check data of unknown shape', () => {
+    for (const value of [null, undefined, 1, {}, [], { toString: () => 'https://x' }, new URL('https://example.test/')]) expect(isSafeUrl(value)).toBe(false);
+  });
+
+  it.each(['\u0080', '\u0085', '\u009b', '\u009f'])('refuses the C1 control %j anywhere in a URL', (c1) => {
+    for (const url of [`${c1}https://example.test/`, `https://exa${c1}mple.test/`, `/inbox/${c1}`, `java${c1}script:alert(1)`]) expect(isSafeUrl(url)).toBe(false);
+  });
+
   it('accepts nothing that resolves to another protocol, or that holds a control or space character', () => {
     const urlish = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 40 }),

@@ -1,4 +1,5 @@
-import type { Notifiable, Notification } from './contracts.js';
+import { OnDemandRecipient } from '../contract.js';
+import type { Notification } from './contracts.js';
 
 /** What AnonymousNotifiable needs from the manager that created it. */
 export interface NotificationSender {
@@ -7,23 +8,15 @@ export interface NotificationSender {
 
 /**
  * An on-demand recipient with explicit routes per channel, for people who are not users:
- * `manager.route('chat', '#alerts').route('database', userId).notify(n)`.
+ * `manager.route('chat', '#alerts').route('database', userId).notify(n)`. It carries the
+ * contract's on-demand brand, so channel packages (e.g. @org/chat-notifier) recognise it.
  */
-export class AnonymousNotifiable implements Notifiable {
-  readonly routes = new Map<string, unknown>();
+export class AnonymousNotifiable extends OnDemandRecipient {
   readonly #sender: NotificationSender;
 
   constructor(sender: NotificationSender) {
+    super();
     this.#sender = sender;
-  }
-
-  route(channel: string, target: unknown): this {
-    this.routes.set(channel, target);
-    return this;
-  }
-
-  routeNotificationFor(channel: string): unknown {
-    return this.routes.get(channel);
   }
 
   async notify(notification: Notification): Promise<void> {

@@ -1,23 +1,8 @@
+import type { Notifiable, Notification, NotificationChannel } from '../contract.js';
 import type { NotificationContent } from '../resource.js';
 
-/**
- * Anything that can be notified: a user model, or an on-demand AnonymousNotifiable.
- * Structural only, so channel packages declare their own copy instead of importing this one.
- */
-export interface Notifiable {
-  /** Generic route lookup, e.g. AnonymousNotifiable from route('chat', '#alerts'). */
-  routeNotificationFor?(channel: string, notification: object): unknown;
-}
-
-/** A notification: via() names the channels; toX(notifiable) renders for channel X. */
-export interface Notification {
-  via(notifiable: Notifiable): readonly string[];
-}
-
-/** A delivery channel registered under one or more names. `channel` is the exact name via() used. */
-export interface NotificationChannel {
-  send(notifiable: Notifiable, notification: Notification, channel: string): Promise<void>;
-}
+// The manager's side of the notifiable contract; the contract itself is in ../contract/notifiable.ts, shared with channel packages.
+export type { Notifiable, Notification, NotificationChannel } from '../contract.js';
 
 /** Maps a channel name the registry does not know (e.g. `chat-alerts`) to a channel, or undefined. */
 export type ChannelResolver = (name: string) => NotificationChannel | undefined;
