@@ -58,8 +58,8 @@ export function exponentialBackoff(backoff: Backoff, attempt: number, random: ()
   check(Number.isFinite(factor) && factor >= 1, 'factor', 'a finite number ≥ 1', factor);
   check(!Number.isNaN(attempt) && typeof attempt === 'number', 'attempt', 'a number', attempt);
   if (typeof jitter === 'object') {
-    check(Number.isFinite(jitter.from) && jitter.from >= 0, 'jitter.from', 'a finite number ≥ 0', jitter.from);
-    check(Number.isFinite(jitter.to) && jitter.to >= jitter.from, 'jitter.to', `a finite number ≥ jitter.from (${jitter.from})`, jitter.to);
+    const { from, to } = jitter;
+    check(from >= 0 && to >= from && Number.isFinite(to), 'jitter', 'a range of finite factors, 0 ≤ from ≤ to', `{ from: ${from}, to: ${to} }`);
   }
   // 0 * Infinity and 1 ** Infinity are NaN: a zero start or a factor of 1 stays where it started.
   const grown = initial === 0 || factor === 1 ? initial : initial * factor ** Math.max(0, attempt - 1);
