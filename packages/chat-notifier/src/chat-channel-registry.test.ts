@@ -5,7 +5,7 @@ import { startWebhookServer, type WebhookServer } from '../test/support/webhook-
 import { ChatChannelRegistry, type ChatChannelRegistryOptions } from './chat-channel-registry.js';
 import { ChatMessage } from './chat-message.js';
 import type { ChatContent } from './chat-notification.js';
-import type { Notifiable } from './contracts.js';
+import type { Notifiable } from '@org/notifications/contract';
 import { InvalidChatConfig, InvalidChatTarget, MissingChatRenderer, UnknownChatInstance } from './errors.js';
 
 const cleanups: Array<() => Promise<void>> = [];

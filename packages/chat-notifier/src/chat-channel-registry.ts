@@ -1,7 +1,7 @@
 import { ChatChannel, type ChatLogger, type ChatTransportFactory } from './chat-channel.js';
 import type { ChatContent, ChatTarget } from './chat-notification.js';
 import { INSTANCE_NAME, type ChatInstanceConfig } from './config.js';
-import type { Notification, NotificationChannel } from './contracts.js';
+import type { Notification, NotificationChannel } from '@org/notifications/contract';
 import { notifyAll, sendAll, sendOne, type ChatDeliveryResult, type PostOutcome } from './delivery.js';
 import { ChatInstanceTable } from './instance-table.js';
 import { OnDemandNotifiable } from './on-demand.js';

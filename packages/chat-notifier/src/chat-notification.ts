@@ -1,6 +1,6 @@
 import { ChatMessage } from './chat-message.js';
 import { describe } from './colors.js';
-import type { Notifiable, Notification } from './contracts.js';
+import type { Notifiable, Notification } from '@org/notifications/contract';
 import { InvalidChatPayload, InvalidChatTarget, MissingChatRenderer } from './errors.js';
 import type { ChatPayload } from './payload.js';
 

@@ -5,7 +5,7 @@ import { startWebhookServer, type ReplyPlan, type WebhookServer } from '../test/
 import { ChatChannelRegistry, type ChatChannelRegistryOptions } from './chat-channel-registry.js';
 import { ChatDeliveryFailed } from './delivery.js';
 import { InvalidChatTarget, type ChatNotifierError } from './errors.js';
-import type { Notification } from './contracts.js';
+import type { Notification } from '@org/notifications/contract';
 import { ChatFake } from './testing/chat-fake.js';
 
 const invoice = { id: 'INV-9', amount: '€9', url: 'https://billing.example.com/9' };

@@ -1,6 +1,6 @@
 import { renderChatContent, resolveChatRoute, type ChatContent, type ChatTarget } from './chat-notification.js';
 import { INSTANCE_NAME } from './config.js';
-import type { Notifiable, Notification } from './contracts.js';
+import type { Notifiable, Notification } from '@org/notifications/contract';
 import { ChatNotifierError, InvalidChatTarget, type ChatNotifierErrorCode } from './errors.js';
 
 /**

@@ -26,7 +26,7 @@ export {
   type RetryPolicy,
   type RetryPolicyInput,
 } from './config.js';
-export type { Notifiable, Notification, NotificationChannel } from './contracts.js';
+export type { Notifiable, Notification, NotificationChannel } from '@org/notifications/contract';
 export {
   ChatNotifierError,
   ChatProxyFailure,

@@ -1,8 +1,13 @@
-import type { Notifiable, Notification } from './contracts.js';
+import { OnDemandRecipient } from '@org/notifications/contract';
+import type { Notification } from '@org/notifications/contract';
 import type { ChatDeliveryResult } from './delivery.js';
 
-/** Brand shared with @org/notifications' AnonymousNotifiable, so fakes can tell on-demand sends apart. */
-export const ON_DEMAND = Symbol.for('@org/notifications.on-demand');
+/**
+ * `ON_DEMAND` is @org/notifications' brand of on-demand recipients (`ON_DEMAND_NOTIFIABLE`), set by
+ * this package's `OnDemandNotifiable` and by @org/notifications' `AnonymousNotifiable` alike;
+ * `isOnDemandNotifiable` tells them by that brand, never by a class name.
+ */
+export { ON_DEMAND_NOTIFIABLE as ON_DEMAND, isOnDemandNotifiable } from '@org/notifications/contract';
 
 type Deliver = (notifiable: OnDemandNotifiable, notification: Notification) => Promise<ChatDeliveryResult[]>;
 
@@ -10,22 +15,12 @@ type Deliver = (notifiable: OnDemandNotifiable, notification: Notification) => P
  * A notifiable that is only a set of routes, e.g. `route('chat', '#alerts')`
  * for a channel nobody "owns". Chainable: `.route('chat-ops', '@jane')`.
  */
-export class OnDemandNotifiable implements Notifiable {
-  readonly [ON_DEMAND] = true;
-  readonly routes = new Map<string, unknown>();
+export class OnDemandNotifiable extends OnDemandRecipient {
   readonly #deliver: Deliver | undefined;
 
   constructor(deliver?: Deliver) {
+    super();
     this.#deliver = deliver;
-  }
-
-  route(channel: string, target: unknown): this {
-    this.routes.set(channel, target);
-    return this;
-  }
-
-  routeNotificationFor(channel: string): unknown {
-    return this.routes.get(channel);
   }
 
   /** Sends through whoever created this notifiable (a ChatChannelRegistry or ChatFake); one result per instance. */
@@ -33,13 +28,4 @@ export class OnDemandNotifiable implements Notifiable {
     if (!this.#deliver) throw new TypeError('This on-demand notifiable was created without a sender; pass it to a notification system instead');
     return this.#deliver(this, notification);
   }
-}
-
-/** True for on-demand notifiables from this package or from @org/notifications. */
-export function isOnDemandNotifiable(notifiable: unknown): boolean {
-  if (typeof notifiable !== 'object' || notifiable === null) return false;
-  return (
-    (notifiable as Record<symbol, unknown>)[ON_DEMAND] === true ||
-    (notifiable as object).constructor?.name === 'AnonymousNotifiable'
-  );
 }

@@ -2,7 +2,7 @@ import { AssertionError } from 'node:assert';
 import type { ChatChannelRegistryOptions } from '../chat-channel-registry.js';
 import type { ChatContent, ChatTarget } from '../chat-notification.js';
 import { INSTANCE_NAME } from '../config.js';
-import type { Notifiable, Notification, NotificationChannel } from '../contracts.js';
+import type { Notifiable, Notification, NotificationChannel } from '@org/notifications/contract';
 import { notifyAll, sendAll, sendOne, type ChatDeliveryResult, type PostOutcome } from '../delivery.js';
 import { ChatInstanceTable } from '../instance-table.js';
 import { isOnDemandNotifiable, OnDemandNotifiable } from '../on-demand.js';

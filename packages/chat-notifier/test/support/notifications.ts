@@ -1,6 +1,7 @@
 import { ChatMessage } from '../../src/chat-message.js';
 import type { ChatNotifiable, ChatNotification } from '../../src/chat-notification.js';
-import type { Notifiable, Notification, NotificationChannel } from '../../src/contracts.js';
+import { AnonymousNotifiable } from '@org/notifications';
+import type { Notifiable, Notification, NotificationChannel } from '@org/notifications/contract';
 
 /**
  * A tiny stand-in for @org/notifications' manager with the same contract:
@@ -34,24 +35,9 @@ export class MiniManager {
     }
   }
 
+  /** An on-demand recipient made by @org/notifications itself, as its manager's route() makes it. */
   route(channel: string, target: unknown): AnonymousNotifiable {
     return new AnonymousNotifiable(this).route(channel, target);
-  }
-}
-
-/** Same shape and class name as @org/notifications' on-demand notifiable. */
-export class AnonymousNotifiable implements Notifiable {
-  readonly routes = new Map<string, unknown>();
-  constructor(readonly manager: MiniManager) {}
-  route(channel: string, target: unknown): this {
-    this.routes.set(channel, target);
-    return this;
-  }
-  routeNotificationFor(channel: string): unknown {
-    return this.routes.get(channel);
-  }
-  notify(notification: Notification): Promise<void> {
-    return this.manager.send(this, notification);
   }
 }
 
