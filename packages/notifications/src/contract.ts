@@ -10,13 +10,14 @@
  * so a browser bundle pulls in only what it uses of it (contract/self-contained.test.ts checks).
  * The wire types stay in this entry module so that the built contract.d.ts holds them itself.
  */
-export { NOTIFICATION_ROUTES, routePath } from './contract/routes.js';
-export type { NotificationRouteName, Route, RouteMethod, RouteParamName, RouteParams } from './contract/routes.js';
-export { SAFE_URL_RULE, isSafeUrl } from './contract/safe-url.js';
-export { NOTIFICATION_EVENTS, NOTIFICATION_EVENT_NAMES, defaultChannelFor, isNotificationLiveEventName } from './contract/live-events.js';
-export { CSRF_TOKEN_HEADER, SOCKET_ID_HEADER } from './contract/headers.js';
-export { ON_DEMAND_NOTIFIABLE, OnDemandRecipient, isOnDemandNotifiable } from './contract/notifiable.js';
-export type { Notifiable, Notification, NotificationChannel } from './contract/notifiable.js';
+// `export *`, not named re-exports: with these, a bundler that splits code puts each module in the
+// chunk that uses it (named ones tie them all to wherever this file goes). Each module exports only
+// what is public.
+export * from './contract/routes.js';
+export * from './contract/safe-url.js';
+export * from './contract/live-events.js';
+export * from './contract/headers.js';
+export * from './contract/notifiable.js';
 
 /** Icons the bell ships built in (the runtime list is `NOTIFICATION_ICONS`). */
 export type NotificationIcon = 'bell' | 'post' | 'user' | 'message' | 'alert' | 'check' | 'info';

@@ -10,6 +10,18 @@ const contract = pkg.exports['./contract'];
 
 /** The runtime half of the contract: what the bell, chat-notifier and the API share. */
 const RUNTIME_EXPORTS = [
+  'ARCHIVE_ROUTE',
+  'CHANNEL_AUTH_ROUTE',
+  'DELETE_ALL_ROUTE',
+  'DELETE_ROUTE',
+  'GET_ROUTE',
+  'LIST_ROUTE',
+  'MARK_ALL_READ_ROUTE',
+  'MARK_READ_ROUTE',
+  'MARK_UNREAD_ROUTE',
+  'UNARCHIVE_ROUTE',
+  'UNREAD_ROUTE',
+  'buildPath',
   'CSRF_TOKEN_HEADER',
   'NOTIFICATION_EVENTS',
   'NOTIFICATION_EVENT_NAMES',
@@ -22,7 +34,6 @@ const RUNTIME_EXPORTS = [
   'isNotificationLiveEventName',
   'isOnDemandNotifiable',
   'isSafeUrl',
-  'routePath',
 ];
 
 describe('the ./contract subpath', () => {

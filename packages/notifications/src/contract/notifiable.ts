@@ -24,7 +24,7 @@ export interface NotificationChannel {
  * so copies of this module (ESM and CommonJS builds, two installed versions) share it, and
  * minified code keeps it where a class name would be mangled.
  */
-export const ON_DEMAND_NOTIFIABLE: unique symbol = Symbol.for('@org/notifications.on-demand');
+export const ON_DEMAND_NOTIFIABLE: unique symbol = /* @__PURE__ */ Symbol.for('@org/notifications.on-demand');
 
 /** True for on-demand recipients (`OnDemandRecipient` and its subclasses), wherever they were made. */
 export function isOnDemandNotifiable(value: unknown): boolean {
