@@ -10,12 +10,14 @@ import type { Options } from 'tsup';
  * The package entry, for bundlers: `lit` and `pusher-js` stay bare imports so
  * the application's bundler resolves (and dedupes) them. `index` registers
  * nothing; `define` is the side-effect entry that registers the elements.
+ * @org/notifications/contract (routes, URL rule, event names) and @org/backoff are
+ * devDependencies, so tsup inlines what the bell uses of them: users install lit only.
  */
 export const packageBuild: Options = browserPackage({
   name: 'package',
   entry: { index: 'src/index.ts', define: 'src/auto-define.ts' },
   outDir: 'dist',
-  // The wire types come from @org/notifications/contract (type-only): inline them, so users of the bell
+  // The wire types come from @org/notifications/contract: inline them too, so users of the bell
   // need not install it. tsup's resolver ignores "exports", so it finds that package's root contract.d.ts,
   // which re-exports './dist/contract' (the second pattern lets the resolver follow that one step).
   dts: { resolve: [/^@org\/notifications\/contract$/, /^\.\/dist\/contract$/] },

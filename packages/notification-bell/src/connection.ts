@@ -1,3 +1,4 @@
+import { SOCKET_ID_HEADER } from '@org/notifications/contract';
 import { createHttpNotificationApi } from './api/http-api.js';
 import type { NotificationApi } from './api/notification-api.js';
 import type { LiveSource } from './live/live-source.js';
@@ -56,7 +57,7 @@ export class BellConnection {
           apiBase: this.options.apiBase,
           headers: () => {
             const socketId = this.#live?.socketId?.();
-            return socketId ? { 'X-Socket-ID': socketId } : {};
+            return socketId ? { [SOCKET_ID_HEADER]: socketId } : {};
           },
         }),
       perPage: this.options.perPage,

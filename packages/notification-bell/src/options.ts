@@ -1,3 +1,4 @@
+import { CHANNEL_AUTH_ROUTE } from '@org/notifications/contract';
 import { NotificationBellError } from './errors.js';
 
 /*
@@ -184,7 +185,8 @@ const wsChannels = (record: Record<string, unknown>): WsChannelsConfig =>
     wsCluster: optional(string('expected a cluster name')),
     forceTLS: optional(boolean),
     wsPath: optional(string('expected a path string')),
-    authEndpoint: withDefault(url, '/broadcasting/auth'),
+    // The API's channel authorisation route (the contract's), as mounted at the site root.
+    authEndpoint: withDefault(url, CHANNEL_AUTH_ROUTE.path),
     channel: optional(string('expected a channel name')),
     ...identity,
   });

@@ -28,6 +28,20 @@ describe('isSafeUrl', () => {
     '',
   ])('refuses %j', (url) => expect(isSafeUrl(url)).toBe(false));
 
+  it.each(['\u0080', '\u0085', '\u009b', '\u009f'])('refuses the C1 control %j anywhere in a URL (the contract rule, as the API applies it)', (c1) => {
+    for (const url of [`${c1}https://example.com/`, `https://exa${c1}mple.com/`, `/inbox/${c1}`, `java${c1}script:alert(1)`]) expect(isSafeUrl(url)).toBe(false);
+  });
+
+  it.each(['\ud800', '\udbff', '\udc00', '\udfff'])('refuses the unpaired surrogate %j, before or after text', (half) => {
+    for (const url of [half, `/inbox/${half}`, `https://example.com/${half}x`, `${half}/inbox`]) expect(isSafeUrl(url)).toBe(false);
+  });
+
+  it('accepts a well-formed surrogate pair (an emoji in a path)', () => {
+    expect(isSafeUrl('/inbox/\ud83d\udd14')).toBe(true);
+    // The same halves the wrong way round are two unpaired surrogates.
+    expect(isSafeUrl('/inbox/\udd14\ud83d')).toBe(false);
+  });
+
   it('refuses non-strings', () => {
     for (const value of [null, undefined, 1, {}, [], { toString: () => 'https://x' }]) expect(isSafeUrl(value)).toBe(false);
   });

@@ -1,3 +1,16 @@
+import {
+  ARCHIVE_ROUTE,
+  CSRF_TOKEN_HEADER,
+  DELETE_ALL_ROUTE,
+  DELETE_ROUTE,
+  LIST_ROUTE,
+  MARK_ALL_READ_ROUTE,
+  MARK_READ_ROUTE,
+  MARK_UNREAD_ROUTE,
+  UNREAD_ROUTE,
+  buildPath,
+} from '@org/notifications/contract';
+import type { RouteMethod } from '@org/notifications/contract';
 import { NotificationBellError } from '../errors.js';
 import { isRecord, normalizeNotification, readUnreadCount } from '../normalize.js';
 import type { MutationResult, NotificationApi, NotificationPage, PageRequest } from './notification-api.js';
@@ -21,8 +34,6 @@ export interface HttpNotificationApiOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-const BASE = '/notification/notifications';
-
 export function createHttpNotificationApi(options: HttpNotificationApiOptions = {}): NotificationApi {
   const apiBase = (options.apiBase ?? '').replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -30,11 +41,12 @@ export function createHttpNotificationApi(options: HttpNotificationApiOptions = 
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new NotificationBellError('INVALID_OPTION', `timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}.`);
 
-  async function request(method: string, path: string): Promise<Record<string, unknown>> {
+  /** Calls a route of the contract's table: its method, and its path below apiBase (query string included). */
+  async function request(method: RouteMethod, path: string): Promise<Record<string, unknown>> {
     const headers: Record<string, string> = { Accept: 'application/json', ...options.headers?.() };
     if (method !== 'GET') {
       const token = csrfToken();
-      if (token) headers['X-CSRF-Token'] = token;
+      if (token) headers[CSRF_TOKEN_HEADER] = token;
     }
     const signal = AbortSignal.timeout(timeoutMs);
     const failure = (cause: unknown) =>
@@ -65,17 +77,14 @@ export function createHttpNotificationApi(options: HttpNotificationApiOptions = 
     return body;
   }
 
-  function mutation(body: Record<string, unknown>): MutationResult {
-    return { unreadCount: readUnreadCount(body.meta) };
-  }
-
-  const item = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
+  const mutation = async (method: RouteMethod, path: string): Promise<MutationResult> => ({ unreadCount: readUnreadCount((await request(method, path)).meta) });
 
   return {
     async list({ page, limit, filter = 'all', before }: PageRequest): Promise<NotificationPage> {
       const query = `page=${page}&limit=${limit}${before === undefined ? '' : `&before=${encodeURIComponent(before)}`}`;
-      const path = filter === 'unread' ? `${BASE}/unread.json?${query}` : `${BASE}.json?${query}&status=all`;
-      const body = await request('GET', path);
+      const unread = filter === 'unread';
+      const path = unread ? `${UNREAD_ROUTE.path}?${query}` : `${LIST_ROUTE.path}?${query}&status=all`;
+      const body = await request(unread ? UNREAD_ROUTE.method : LIST_ROUTE.method, path);
       if (!Array.isArray(body.notifications)) {
         throw new NotificationBellError('INVALID_RESPONSE', `${path}: "notifications" must be an array.`);
       }
@@ -88,23 +97,13 @@ export function createHttpNotificationApi(options: HttpNotificationApiOptions = 
         nextCursor: typeof meta.next_cursor === 'string' && meta.next_cursor !== '' ? meta.next_cursor : null,
       };
     },
-    async markRead(id) {
-      return mutation(await request('PATCH', `${item(id)}/read.json`));
-    },
-    async markUnread(id) {
-      return mutation(await request('PATCH', `${item(id)}/unread.json`));
-    },
-    async archive(id) {
-      return mutation(await request('PATCH', `${item(id)}/archive.json`));
-    },
-    async markAllRead() {
-      return mutation(await request('PATCH', `${BASE}/mark-all-read.json`));
-    },
-    async remove(id) {
-      return mutation(await request('DELETE', `${item(id)}.json`));
-    },
-    async removeAll() {
-      return mutation(await request('DELETE', `${BASE}.json`));
-    },
+    // Routes of the contract's table, imported one by one and read field by field (never passed
+    // whole), so the bundle keeps only these and the minifier inlines their method and path.
+    markRead: (id) => mutation(MARK_READ_ROUTE.method, buildPath(MARK_READ_ROUTE.path, { id })),
+    markUnread: (id) => mutation(MARK_UNREAD_ROUTE.method, buildPath(MARK_UNREAD_ROUTE.path, { id })),
+    archive: (id) => mutation(ARCHIVE_ROUTE.method, buildPath(ARCHIVE_ROUTE.path, { id })),
+    markAllRead: () => mutation(MARK_ALL_READ_ROUTE.method, MARK_ALL_READ_ROUTE.path),
+    remove: (id) => mutation(DELETE_ROUTE.method, buildPath(DELETE_ROUTE.path, { id })),
+    removeAll: () => mutation(DELETE_ALL_ROUTE.method, DELETE_ALL_ROUTE.path),
   };
 }

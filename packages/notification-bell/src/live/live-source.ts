@@ -1,23 +1,4 @@
-import type { LiveEvent, LiveEventName } from '../types.js';
-
-// A record, so a name added to LiveEventName without being listed here fails the typecheck.
-const KNOWN: Record<LiveEventName, true> = {
-  'notification.created': true,
-  'notification.marked-read': true,
-  'notification.marked-unread': true,
-  'notification.archived': true,
-  'notification.unarchived': true,
-  'notification.marked-all-read': true,
-  'notification.deleted': true,
-  'notification.all-deleted': true,
-};
-
-/** Every event the store understands; the SSE hub ignores others and the Pusher channel binds exactly these. */
-export const LIVE_EVENT_NAMES = Object.keys(KNOWN) as readonly LiveEventName[];
-
-export function isLiveEventName(value: unknown): value is LiveEventName {
-  return typeof value === 'string' && Object.hasOwn(KNOWN, value);
-}
+import type { LiveEvent } from '../types.js';
 
 export interface LiveHandlers {
   onEvent(event: LiveEvent): void;

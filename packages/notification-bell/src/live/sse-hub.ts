@@ -1,9 +1,9 @@
-import { readCsrfToken } from '../api/csrf.js';
+import { isNotificationLiveEventName } from '@org/notifications/contract';
 import { NotificationBellError } from '../errors.js';
 import { isRecord } from '../normalize.js';
 import type { SseHubConfig } from '../options.js';
 import { backoffDelay } from './backoff.js';
-import { isLiveEventName } from './live-source.js';
+import { authHeaders } from './auth-headers.js';
 import type { LiveHandlers, LiveSource } from './live-source.js';
 
 function sseTopic(config: SseHubConfig, userId: string): string {
@@ -35,12 +35,7 @@ export function connectSseHub(config: SseHubConfig, userId: string, handlers: Li
     if (closed) return;
     if (config.authEndpoint) {
       try {
-        const token = readCsrfToken();
-        const response = await fetch(config.authEndpoint, {
-          method: 'POST',
-          credentials: 'include',
-          headers: token ? { 'X-CSRF-Token': token } : {},
-        });
+        const response = await fetch(config.authEndpoint, { method: 'POST', credentials: 'include', headers: authHeaders() });
         if (!response.ok) throw new NotificationBellError('HTTP_ERROR', `SSE hub auth failed with HTTP ${response.status}.`, { status: response.status });
       } catch (error) {
         handlers.onError(error);
@@ -70,7 +65,8 @@ export function connectSseHub(config: SseHubConfig, userId: string, handlers: Li
         handlers.onError(new NotificationBellError('INVALID_RESPONSE', 'SSE hub sent a message that is not JSON.', { cause }));
         return;
       }
-      if (isRecord(payload) && isLiveEventName(payload.event) && isRecord(payload.data)) {
+      // The contract's event names only: the store understands exactly these.
+      if (isRecord(payload) && isNotificationLiveEventName(payload.event) && isRecord(payload.data)) {
         handlers.onEvent({ event: payload.event, data: payload.data });
       }
     };

@@ -1,12 +1,12 @@
-import { readCsrfToken } from '../api/csrf.js';
+import { NOTIFICATION_EVENT_NAMES, defaultChannelFor } from '@org/notifications/contract';
 import { NotificationBellError } from '../errors.js';
 import { isRecord } from '../normalize.js';
 import type { WsChannelsConfig } from '../options.js';
-import { LIVE_EVENT_NAMES } from './live-source.js';
+import { authHeaders } from './auth-headers.js';
 import type { LiveHandlers, LiveSource } from './live-source.js';
 
 function privateChannelName(config: WsChannelsConfig, userId: string): string {
-  return config.channel ?? `private-App.Model.Entity.User.${userId}`;
+  return config.channel ?? defaultChannelFor(userId);
 }
 
 /** The slice of pusher-js we use; keeps our types independent of its internals. */
@@ -49,10 +49,7 @@ export function connectWsChannels(config: WsChannelsConfig, userId: string, hand
         endpoint: config.authEndpoint,
         transport: 'ajax',
         // Read lazily so a rotated token is used on re-authorisation.
-        headersProvider: () => {
-          const token = readCsrfToken();
-          return token ? { 'X-CSRF-Token': token } : {};
-        },
+        headersProvider: () => authHeaders(),
       },
     };
     if (config.wsHost !== undefined) options.wsHost = config.wsHost;
@@ -72,7 +69,8 @@ export function connectWsChannels(config: WsChannelsConfig, userId: string, hand
     channel.bind('pusher:subscription_error', (status) =>
       handlers.onError(new NotificationBellError('HTTP_ERROR', `Channel authorisation failed at ${config.authEndpoint}.`, { cause: status })),
     );
-    for (const event of LIVE_EVENT_NAMES) {
+    // Exactly the contract's event names: the store understands these and no others.
+    for (const event of NOTIFICATION_EVENT_NAMES) {
       channel.bind(event, (data) => {
         if (isRecord(data)) handlers.onEvent({ event, data });
       });
