@@ -65,10 +65,12 @@ export function needsUrlParsing(path: string): boolean {
  * The path `createPusherApiHandler` routes a request on: read as a URL parser reads it (see
  * `requestTarget`), then percent-decoded as hono decodes it. A host answering routes of its own in
  * front of the API (`/up`, `/metrics`) compares them to this, so both read every path alike
- * (`/a/../up` and `/%75p` are `/up`, `/up#x` is not).
+ * (`/a/../up` and `/%75p` are `/up`, `/up#x` is not). Give the request's `query` too: a URL parser
+ * trims trailing spaces and controls only at the end of the whole target, so `"/up "` is `/up` alone
+ * but not when a query follows.
  */
-export function routedPath(path: string): string {
-  return routingPath(needsUrlParsing(path) ? urlParsedTarget(path, '').path : path);
+export function routedPath(path: string, query = ''): string {
+  return routingPath(needsUrlParsing(path) ? urlParsedTarget(path, query).path : path);
 }
 
 /** The path routes are matched on: percent-decoded as hono decodes it (`%2F` and `%25` kept encoded). */

@@ -25,6 +25,24 @@ describe('waiting for the requests in flight', () => {
     expect(requests.count).toBe(0);
   });
 
+  it('never counts below zero, so a request settled twice does not hide the next one from a drain', async () => {
+    const requests = new InFlightRequests();
+    requests.started();
+    requests.settled();
+    requests.settled();
+    expect(requests.count).toBe(0);
+    requests.started();
+    const outcomes: boolean[] = [];
+    void requests.drained(Date.now() + 60_000).then((drained) => outcomes.push(drained));
+    await nextTurn();
+    await nextTurn();
+    expect(outcomes).toEqual([]);
+    requests.settled();
+    await nextTurn();
+    await nextTurn();
+    expect(outcomes).toEqual([true]);
+  });
+
   it('goes on waiting when a request starts in the turn between the last settle and the answer', async () => {
     const requests = new InFlightRequests();
     requests.started();

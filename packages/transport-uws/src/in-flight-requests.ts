@@ -22,7 +22,8 @@ export class InFlightRequests {
   }
 
   settled(): void {
-    this.#count--;
+    // Never below zero: a request settled twice must not hide the next one from a drain.
+    if (this.#count > 0) this.#count--;
     if (this.#count > 0) return;
     const waiting = [...this.#waiting];
     this.#waiting.clear();
@@ -30,8 +31,8 @@ export class InFlightRequests {
   }
 
   /**
-   * Resolves true once no request is in flight and the last answers are out of uWS's buffers (the
-   * loop turn after the last one settled), or false at `deadline` (ms since the epoch, as
+   * Resolves true once no request is in flight and the last answers are out of uWS's cork buffer
+   * (the loop turn after the last one settled), or false at `deadline` (ms since the epoch, as
    * `Date.now()`; Infinity waits for as long as it takes) with some still in flight.
    */
   drained(deadline: number): Promise<boolean> {

@@ -82,9 +82,11 @@ export interface UwsServer {
   readonly inFlightRequests: number;
   /**
    * Waits for the HTTP requests in flight to be answered: resolves true as soon as none is left
-   * (the loop turn after the last answer, once uWS has sent it, so a `close()` right after loses no
-   * answer), or false at `deadline` (ms since the epoch, as `Date.now()`) with some still
-   * unanswered. No polling. Call it after `stopListening()`; it closes nothing itself.
+   * (the loop turn after the last answer was handed to uWS, so an answer written inside a uWS
+   * callback has left its cork buffer), or false at `deadline` (ms since the epoch, as `Date.now()`)
+   * with some still unanswered. No polling. Call it after `stopListening()`; it closes nothing itself.
+   * An answer larger than the socket takes at once waits in uWS's send buffer for a slow reader; a
+   * `close()` then cuts it short, as the daemon's stop did before there was a drain.
    */
   drain(deadline: number): Promise<boolean>;
   /**

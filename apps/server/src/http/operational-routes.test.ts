@@ -138,7 +138,7 @@ describe('in front of the API, from plain values', () => {
     expect(answer).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' }, body: '' });
   });
 
-  it('leaves a body over maxRequestSize to the API\'s one 413, the same answer as for every other path', async () => {
+  it('answers a body over maxRequestSize with the API\'s one 413, the same answer as for every other path', async () => {
     const { handle } = await start({ maxRequestSize: 100 });
     const body = new Uint8Array(101);
     const expected = { status: 413, headers: { 'content-type': 'application/json; charset=UTF-8' }, body: '{"error":"the request body is larger than 100 bytes","code":413}' };
@@ -158,6 +158,13 @@ describe('in front of the API, from plain values', () => {
     expect((await handle(plain('GET', '/%75p'))).status).toBe(200);
     expect((await handle(plain('GET', '/up#x'))).status).toBe(404);
   });
+
+  it('reads the path together with its query, as the API does: "/up " is /up alone, but not before a query', async () => {
+    const { handle } = await start();
+    expect((await handle(plain('GET', '/up '))).status).toBe(200);
+    expect((await handle(plain('GET', '/up ', { query: 'a=1' }))).status).toBe(404);
+    expect((await handle(plain('GET', '/up', { query: 'a=1' }))).status).toBe(200);
+  });
 });
 
 describe('each answer is reported', () => {
@@ -169,6 +176,18 @@ describe('each answer is reported', () => {
     expect(seen).toEqual([
       { app: undefined, method: 'GET', route: '/up', status: 200 },
       { app: undefined, method: 'DELETE', route: '/pusher/health', status: 405 },
+    ]);
+  });
+
+  it('reports a 413 under its route, as the API reported it while it served the route', async () => {
+    const seen: { route: string; status: number }[] = [];
+    const { handle, server } = await start({ maxRequestSize: 100 });
+    server.events.on('http.api.response', ({ route, status }) => seen.push({ route, status }));
+    await handle(plain('POST', '/up', { body: new Uint8Array(101) }));
+    await handle(plain('PUT', '/pusher/health', { body: new Uint8Array(101) }));
+    expect(seen).toEqual([
+      { route: '/up', status: 413 },
+      { route: '/pusher/health', status: 413 },
     ]);
   });
 

@@ -48,19 +48,20 @@ const allow = 'GET, OPTIONS';
  * The public port's operational routes, `/up`, `/pusher/health` and (when given `metrics`)
  * `/metrics`, answered in front of the Pusher HTTP API and in its conventions: the same path
  * reading (`routedPath`), JSON errors, HEAD as GET without the body, OPTIONS as a preflight,
- * other methods 405 with `Allow`. Everything else, and a body over `maxRequestSize`, goes to `api`.
+ * other methods 405 with `Allow`, a body over `maxRequestSize` the API's 413. Everything else goes to `api`.
  */
 export function withOperationalRoutes(api: PusherApiHandler, options: OperationalRoutesOptions): (request: PlainRequest) => PlainResponse | Promise<PlainResponse> {
   const { server, pathPrefix, maxRequestSize, ready, metrics, onResponse, onError } = options;
+  const tooLarge = shared(errorAnswer(413, `the request body is larger than ${maxRequestSize} bytes`));
   const routes = new Map<string, Route>([
     [`${pathPrefix}/up`, '/up'],
     [`${pathPrefix}/pusher/health`, '/pusher/health'],
   ]);
   if (metrics) routes.set(`${pathPrefix}/metrics`, '/metrics');
 
-  const routeOf = (path: string): Route | undefined => {
+  const routeOf = (path: string, query: string): Route | undefined => {
     try {
-      return routes.get(routedPath(path));
+      return routes.get(routedPath(path, query));
     } catch {
       return undefined; // a path no URL parser reads: the API answers it
     }
@@ -96,9 +97,11 @@ export function withOperationalRoutes(api: PusherApiHandler, options: Operationa
   };
 
   return (request) => {
-    const route = routeOf(request.path);
+    const route = routeOf(request.path, request.query);
     const { method } = request;
-    if (!route || (method !== 'GET' && method !== 'HEAD' && request.body.byteLength > maxRequestSize)) return api.handle(request);
+    if (!route) return api.handle(request);
+    // The API's one 413 (before anything else, no CORS headers), reported under this route as the API would.
+    if (method !== 'GET' && method !== 'HEAD' && request.body.byteLength > maxRequestSize) return finish(method, route, tooLarge);
     if (method === 'GET' || method === 'HEAD') {
       if (route === '/metrics') return scrape(method).then((response) => finish(method, route, response));
       return finish(method, route, !server.draining && (ready?.() ?? true) ? healthy : unhealthy);
