@@ -11,6 +11,18 @@ import type { MaskingRule } from './masking-rule.js';
  */
 export type UrlFormat = 'marked' | 'compact' | 'bare';
 
+/**
+ * Which forms of each secret are cut:
+ *
+ * - `all`: every form a text may echo it in (raw, percent-, JSON-, HTML-escaped, base64, …);
+ * - `plain`: as given and JSON-escaped (also with `\/`), for messages this program writes
+ *   itself, which quote a value at most with `JSON.stringify`. About a tenth of the
+ *   forms to build, for many long candidates taken from hostile text.
+ *
+ * Both match ignoring case.
+ */
+export type SecretForms = 'all' | 'plain';
+
 export interface SecretMaskerOptions {
   /** Values cut out wherever they occur, in every form a text may echo them in. Default: none. */
   readonly secrets?: Iterable<string> | undefined;
@@ -28,6 +40,8 @@ export interface SecretMaskerOptions {
   readonly urlFormat?: UrlFormat | undefined;
   /** Extra rules for credential shapes of one service (a webhook path, a header name). Default: none. */
   readonly rules?: readonly MaskingRule[] | undefined;
+  /** Which forms of each secret and identifier are cut. Default `all`. */
+  readonly forms?: SecretForms | undefined;
 }
 
 export interface ResolvedMaskerOptions {
@@ -39,9 +53,11 @@ export interface ResolvedMaskerOptions {
   readonly droppedMarker: string;
   readonly urlFormat: UrlFormat;
   readonly rules: readonly MaskingRule[];
+  readonly forms: SecretForms;
 }
 
 const urlFormats: readonly UrlFormat[] = ['marked', 'compact', 'bare'];
+const formSets: readonly SecretForms[] = ['all', 'plain'];
 
 /** Checked once, when the masker is built: a bad option fails there, naming the key, not at the first text. */
 export function resolveMaskerOptions(options: SecretMaskerOptions = {}): ResolvedMaskerOptions {
@@ -51,6 +67,8 @@ export function resolveMaskerOptions(options: SecretMaskerOptions = {}): Resolve
   const marker = markerOption('marker', options.marker, '[redacted]');
   const urlFormat = options.urlFormat ?? 'marked';
   if (!urlFormats.includes(urlFormat)) fail('urlFormat', `one of ${urlFormats.join(', ')}`, urlFormat);
+  const forms = options.forms ?? 'all';
+  if (!formSets.includes(forms)) fail('forms', `one of ${formSets.join(', ')}`, forms);
   const rules = options.rules ?? [];
   if (!Array.isArray(rules) || rules.some((rule) => typeof rule !== 'object' || rule === null)) fail('rules', 'an array of rule objects', rules);
   return {
@@ -62,6 +80,7 @@ export function resolveMaskerOptions(options: SecretMaskerOptions = {}): Resolve
     droppedMarker: markerOption('droppedMarker', options.droppedMarker, '[redacted: contained a secret]'),
     urlFormat,
     rules,
+    forms,
   };
 }
 

@@ -26,6 +26,17 @@ export function secretForms(secret: string): string[] {
   return [...forms];
 }
 
+/** The secret as given and JSON-escaped (also as ASCII and with `\/`): how a program's own message quotes a value. */
+export function plainSecretForms(secret: string): string[] {
+  const forms = new Set<string>([secret]);
+  for (const json of [JSON.stringify(secret).slice(1, -1), asciiJson(secret)]) {
+    forms.add(json);
+    forms.add(json.replace(/\//g, '\\/'));
+  }
+  forms.delete('');
+  return [...forms];
+}
+
 /**
  * The secret's base64 inside a longer base64 text (`Basic base64(user:secret)`, a whole
  * request line encoded): its bytes start at any offset modulo 3, and each alignment

@@ -4,7 +4,7 @@ import { maskError } from './mask-error.js';
 import { maskValue, type ValueKeyRules } from './mask-value.js';
 import { resolveMaskerOptions, type SecretMaskerOptions } from './options.js';
 import { PatternSet } from './pattern-set.js';
-import { embeddedBase64Forms, secretForms } from './secret-forms.js';
+import { embeddedBase64Forms, plainSecretForms, secretForms } from './secret-forms.js';
 import { unescapeEchoes } from './unescape.js';
 import { formatMaskedUrl } from './url-format.js';
 import { schemePrefix, splitUrl } from './url-parts.js';
@@ -67,12 +67,14 @@ export function createSecretMasker(options?: SecretMaskerOptions): SecretMasker 
   const { marker, valueMarker, droppedMarker, urlFormat, rules, minLength } = resolved;
   const cut = new Set<string>();
   const tooShort = new Set<string>();
+  const formsOf = resolved.forms === 'plain' ? plainSecretForms : secretForms;
+  const embeddedFormsOf = resolved.forms === 'plain' ? () => [] : embeddedBase64Forms;
   for (const secret of resolved.secrets) {
-    for (const form of secretForms(secret)) (form.length >= minLength ? cut : tooShort).add(form);
-    for (const core of embeddedBase64Forms(secret)) if (core.length >= minLength) cut.add(core);
+    for (const form of formsOf(secret)) (form.length >= minLength ? cut : tooShort).add(form);
+    for (const core of embeddedFormsOf(secret)) if (core.length >= minLength) cut.add(core);
   }
   for (const identifier of resolved.identifiers) {
-    for (const form of [...secretForms(identifier), ...embeddedBase64Forms(identifier)]) if (form.length >= minLength) cut.add(form);
+    for (const form of [...formsOf(identifier), ...embeddedFormsOf(identifier)]) if (form.length >= minLength) cut.add(form);
   }
   const cutForms = PatternSet.of(cut);
   const shortForms = PatternSet.of(tooShort);

@@ -9,17 +9,16 @@
  * secret-looking key is cut out of the message: the secrets are found here.
  */
 
-/** Keys whose values are secrets; `key` itself is the app's public key (or a file path), `url` is handled apart. */
-const secretKey = /secret|password|passphrase|token|authori[sz]ation|credential|cookie|.key$|_key|key_/i;
+import { createSecretMasker, isSecretKey } from '@org/secret-masking';
 
 /**
- * The one secret rule, shared by error messages (cut out) and `config print`
- * (masked): a value under such a key is a secret, and so is every value
+ * The one secret rule, @org/secret-masking's, shared by error messages (cut
+ * out), `config print` (masked), webhooks and chat-notifier: a value under a
+ * secret-looking key (`secret`, `password`, `token`, names ending in `key` but
+ * not `key` itself, the app's public key) is a secret, and so is every value
  * under `headers` (any header may carry a credential).
  */
-export function isSecretKey(key: string): boolean {
-  return secretKey.test(key);
-}
+export { isSecretKey };
 
 /** The key the rule judges a child by: every header value counts as a secret, whatever the header's name. */
 export function ruleKeyOf(parentKey: string, childKey: string): string {
@@ -106,11 +105,17 @@ function trimEnd(text: string, pattern: RegExp): string {
   return text.slice(0, end);
 }
 
-/** Cuts every known secret out of a message, longest first (one secret may contain another). */
+/**
+ * Cuts every known secret out of a message by @org/secret-masking's masker:
+ * leftmost-longest (one secret may contain another), ignoring case, as written
+ * and JSON-escaped (the only ways these messages quote anything). The
+ * candidates come from hostile text (up to 64 a line, 4 KB each), so only
+ * those `plain` forms are built, and only for candidates no longer than the
+ * message (no form of a longer one fits in it): building every encoded form of
+ * them all took seconds for a 100 KB file; this stays linear and small.
+ */
 export function redactSecrets(message: string, secrets: Iterable<string>): string {
-  let redacted = message;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length >= minimumSecretLength) redacted = redacted.replaceAll(secret, '[redacted]');
-  }
-  return redacted;
+  const fitting = [...secrets].filter((secret) => secret.length <= message.length);
+  if (fitting.length === 0) return message;
+  return createSecretMasker({ secrets: fitting, minLength: minimumSecretLength, forms: 'plain' }).secrets(message);
 }
