@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { settle, signedFetch, startApi, type ApiFixture } from './test-fixture.js';
+import { settle, signedFetch, startApi, type ApiFixture } from '../test/support/test-fixture.js';
 
 let api: ApiFixture;
 beforeEach(async () => {

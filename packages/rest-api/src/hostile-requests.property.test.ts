@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticatedTrigger, hostileRequest } from './hostile-arbitraries.js';
-import { answerProblem, startHarness, survivesUrlParsing, type Answer, type EntryPoint, type Harness, type HostileRequest } from './property-harness.js';
+import { authenticatedTrigger, hostileRequest } from '../test/support/hostile-arbitraries.js';
+import { answerProblem, startHarness, survivesUrlParsing, type Answer, type EntryPoint, type Harness, type HostileRequest } from '../test/support/property-harness.js';
 
 let harness: Harness;
 beforeAll(async () => {

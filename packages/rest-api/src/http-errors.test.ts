@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RateLimitKind } from './options.js';
-import { signedFetch, signedQuery, startApi, type ApiFixture } from './test-fixture.js';
+import { signedFetch, signedQuery, startApi, type ApiFixture } from '../test/support/test-fixture.js';
 
 let api: ApiFixture | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nestsDeeperThan } from '@org/protocol';
-import { signedFetch, startApi, type ApiFixture } from './test-fixture.js';
+import { signedFetch, startApi, type ApiFixture } from '../test/support/test-fixture.js';
 
 const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 

@@ -6,7 +6,7 @@ import { createPusherApiHandler, type PusherApiHandler } from './create-pusher-a
 import { routedPath } from './request-target.js';
 import type { PlainRequest } from './plain-http.js';
 import type { ResponseInfo } from './response-event.js';
-import { mainApp, otherApp } from './test-fixture.js';
+import { mainApp, otherApp } from '../test/support/test-fixture.js';
 
 let server: RealtimeServer;
 let handler: PusherApiHandler;

@@ -2,8 +2,8 @@ import { createApp, createStaticAppProvider, RealtimeServer, type App, type AppP
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { TransportCallback } from './transport-errors.js';
-import { rawRequest } from './testing/raw-http.js';
-import { connectClient, startTransport, type TransportFixture } from './testing/transport-fixture.js';
+import { rawRequest } from '../test/support/raw-http.js';
+import { connectClient, startTransport, type TransportFixture } from '../test/support/transport-fixture.js';
 
 /** An app provider whose lookup by key fails on cue, as a buggy one would. */
 function buggyApps(apps: AppProvider): AppProvider {

@@ -2,8 +2,8 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlainHttpResponse } from './http-bridge.js';
 import { UwsOptionError } from './options.js';
-import { rawRequest } from './testing/raw-http.js';
-import { connectClient, startTransport, type TransportFixture } from './testing/transport-fixture.js';
+import { rawRequest } from '../test/support/raw-http.js';
+import { connectClient, startTransport, type TransportFixture } from '../test/support/transport-fixture.js';
 
 /** A plain handler whose answers to `/held` wait until the test releases them; everything else is answered at once. */
 function heldAnswers() {

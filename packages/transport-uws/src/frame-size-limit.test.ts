@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_TOO_LARGE_CLOSE_CODE, type TransportRefusal } from './limits.js';
-import { connectClient, startTransport, type TransportFixture } from './testing/transport-fixture.js';
+import { connectClient, startTransport, type TransportFixture } from '../test/support/transport-fixture.js';
 
 const limit = 1_024;
 const refusals: TransportRefusal[] = [];

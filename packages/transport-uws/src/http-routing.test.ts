@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from './testing/raw-http.js';
-import { startTransport, type TransportFixture } from './testing/transport-fixture.js';
+import { rawRequest } from '../test/support/raw-http.js';
+import { startTransport, type TransportFixture } from '../test/support/transport-fixture.js';
 
 let fixture: TransportFixture;
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DISCARD_ALLOWANCE, type TransportRefusal } from './limits.js';
-import { rawRequest } from './testing/raw-http.js';
-import { startTransport, type TransportFixture } from './testing/transport-fixture.js';
+import { rawRequest } from '../test/support/raw-http.js';
+import { startTransport, type TransportFixture } from '../test/support/transport-fixture.js';
 
 const maxBody = 1_000;
 const maxHead = 2_048;

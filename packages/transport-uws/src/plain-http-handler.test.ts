@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlainHttpRequest } from './http-bridge.js';
-import { rawRequest } from './testing/raw-http.js';
-import { startTransport, type TransportFixture } from './testing/transport-fixture.js';
+import { rawRequest } from '../test/support/raw-http.js';
+import { startTransport, type TransportFixture } from '../test/support/transport-fixture.js';
 
 const seen: PlainHttpRequest[] = [];
 let fixture: TransportFixture;

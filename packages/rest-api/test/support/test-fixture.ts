@@ -7,9 +7,9 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createApp, createStaticAppProvider, RealtimeServer, signChannel, type App, type AppOptions } from '@org/protocol';
 import { MemoryTransport, settle, type MemorySocket } from '@org/protocol/testing';
 import Pusher from 'pusher';
-import { createPusherApi } from './create-pusher-api.js';
-import { createPusherApiHandler, type PusherApiHandler } from './create-pusher-api-handler.js';
-import type { PusherApiOptions } from './options.js';
+import { createPusherApi } from '../../src/create-pusher-api.js';
+import { createPusherApiHandler, type PusherApiHandler } from '../../src/create-pusher-api-handler.js';
+import type { PusherApiOptions } from '../../src/options.js';
 
 export const mainApp = createApp({ id: 'app-1', key: 'key-1', secret: 'secret-1' });
 export const otherApp = createApp({ id: 'app-2', key: 'key-2', secret: 'secret-2', allowedOrigins: ['https://allowed.example'], maxMessageSize: 100 });

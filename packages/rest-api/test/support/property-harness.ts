@@ -2,9 +2,9 @@
 // with subscribed in-memory sockets, and what a request is allowed to change in it.
 import { createApp, createStaticAppProvider, RealtimeServer, signChannel, type App } from '@org/protocol';
 import { MemoryTransport, settle, type MemorySocket } from '@org/protocol/testing';
-import { createPusherApi } from './create-pusher-api.js';
-import { createPusherApiHandler } from './create-pusher-api-handler.js';
-import type { PusherApiOptions, RateLimitKind } from './options.js';
+import { createPusherApi } from '../../src/create-pusher-api.js';
+import { createPusherApiHandler } from '../../src/create-pusher-api-handler.js';
+import type { PusherApiOptions, RateLimitKind } from '../../src/options.js';
 import { mainApp, otherApp } from './test-fixture.js';
 
 /** A request as a client sends it: the raw target (path and query) and the exact body bytes. */

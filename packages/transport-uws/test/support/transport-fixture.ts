@@ -1,6 +1,6 @@
 import { createApp, createStaticAppProvider, RealtimeServer, type App } from '@org/protocol';
 import WebSocket from 'ws';
-import { createUwsServer, type UwsServer, type UwsServerOptions } from '../uws-server.js';
+import { createUwsServer, type UwsServer, type UwsServerOptions } from '../../src/uws-server.js';
 
 export interface TransportFixture {
   app: App;
@@ -25,6 +25,8 @@ export async function startTransport(options: Partial<UwsServerOptions> & { engi
     async close() {
       transport.stopListening();
       await engine.stop();
+      // Idle keep-alive connections would otherwise outlive the test's server.
+      transport.close();
     },
   };
 }
