@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createRedisScaler, publishClusterMessage, type ScalerLogger } from './index.js';
 import { createKeys } from './keys.js';
 import { scalerFixture } from '../test/support/scaler-fixture.js';
-import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
+import { inCI, skipMessage, testRedis, uniquePrefix } from '../test/support/test-redis.js';
 
 const redis = await testRedis();
 

@@ -1,7 +1,7 @@
 import { Cluster } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openConnections } from './connections.js';
-import { inCI, skipMessage, testRedis } from './test-redis.js';
+import { inCI, skipMessage, testRedis } from '../test/support/test-redis.js';
 
 const redis = await testRedis();
 

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createRedisScaler, type RedisScaler } from './index.js';
 import { crashForTests } from './internal.js';
-import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
+import { inCI, skipMessage, testRedis, uniquePrefix } from '../test/support/test-redis.js';
 
 const redis = await testRedis();
 const appOptions = { id: 'app-1', key: 'key-1', secret: 'secret-1' };

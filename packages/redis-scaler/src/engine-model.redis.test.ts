@@ -3,7 +3,7 @@ import * as vitest from 'vitest';
 import { describe, expect, it } from 'vitest';
 import { createRedisScaler } from './index.js';
 import { redisClientFixture } from '../test/support/scaler-fixture.js';
-import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
+import { inCI, skipMessage, testRedis, uniquePrefix } from '../test/support/test-redis.js';
 
 const redis = await testRedis();
 

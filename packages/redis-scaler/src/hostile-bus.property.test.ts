@@ -7,7 +7,7 @@ import { createRedisScaler, type ScalerLogger } from './index.js';
 import { busMessageForTests } from './internal.js';
 import { createKeys } from './keys.js';
 import { redisClientFixture } from '../test/support/scaler-fixture.js';
-import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
+import { inCI, skipMessage, testRedis, uniquePrefix } from '../test/support/test-redis.js';
 
 /** Exactly the fields of a ClusterMessage, each a string: what a handler may rely on. */
 function wellFormed(message: ClusterMessage): boolean {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Cluster } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hashedPart, keySlot, slotCount } from './key-slot.js';
-import { clusterSkipMessage, inCI, testClusterNodes } from './test-redis.js';
+import { clusterSkipMessage, inCI, testClusterNodes } from '../test/support/test-redis.js';
 
 describe('key slot', () => {
   it('follows the CLUSTER KEYSLOT examples', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MultiReplies } from './multi-replies.js';
 import type { ScriptPipeline } from './scripts.js';
 import { redisClientFixture } from '../test/support/scaler-fixture.js';
-import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
+import { inCI, skipMessage, testRedis, uniquePrefix } from '../test/support/test-redis.js';
 
 const redis = await testRedis();
 

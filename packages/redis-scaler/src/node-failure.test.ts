@@ -5,7 +5,7 @@ import type { NodeLoss } from '@org/protocol';
 import { createRedisScaler, type RedisScaler, type RedisScalerOptions } from './index.js';
 import { crashForTests } from './internal.js';
 import { createKeys } from './keys.js';
-import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
+import { inCI, skipMessage, testRedis, uniquePrefix } from '../test/support/test-redis.js';
 
 const redis = await testRedis();
 

@@ -2,7 +2,7 @@ import type { ClusterMessage } from '@org/protocol';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createRedisScaler } from './index.js';
-import { redisServerInstalled, startRedisServer, uniquePrefix } from './test-redis.js';
+import { redisServerInstalled, startRedisServer, uniquePrefix } from '../test/support/test-redis.js';
 
 const label = (message: ClusterMessage) => (message.type === 'broadcast' ? message.frame : `${message.type}:${'userId' in message ? message.userId : ''}`);
 

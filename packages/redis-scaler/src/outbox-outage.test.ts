@@ -2,7 +2,7 @@ import type { ClusterMessage } from '@org/protocol';
 import { Redis } from 'ioredis';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createRedisScaler, type RedisScalerOptions, type ScalerLogger } from './index.js';
-import { inCI, redisServerInstalled, startRedisServer, uniquePrefix } from './test-redis.js';
+import { inCI, redisServerInstalled, startRedisServer, uniquePrefix } from '../test/support/test-redis.js';
 
 interface LoggedLine {
   fields: Record<string, unknown>;

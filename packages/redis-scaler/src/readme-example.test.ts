@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inCI, skipMessage, testRedis } from './test-redis.js';
+import { inCI, skipMessage, testRedis } from '../test/support/test-redis.js';
 
 // Runs the README's example, unchanged, against a real Redis and the built package.
 const root = fileURLToPath(new URL('../', import.meta.url));

@@ -2,7 +2,7 @@ import { frames as protocolFrames, type ClusterMessage } from '@org/protocol';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createRedisScaler, type ScalerLogger } from './index.js';
-import { freePort, inCI, redisServerInstalled, startRedisServer, uniquePrefix } from './test-redis.js';
+import { freePort, inCI, redisServerInstalled, startRedisServer, uniquePrefix } from '../test/support/test-redis.js';
 
 function recordingLogger() {
   const lines = { info: [] as string[], warn: [] as string[], error: [] as string[] };

@@ -4,7 +4,7 @@ import * as vitest from 'vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisScaler } from './index.js';
 import { redisClientFixture } from '../test/support/scaler-fixture.js';
-import { clusterSkipMessage, inCI, skipMessage, testClusterNodes, testRedis, uniquePrefix } from './test-redis.js';
+import { clusterSkipMessage, inCI, skipMessage, testClusterNodes, testRedis, uniquePrefix } from '../test/support/test-redis.js';
 
 const redis = await testRedis();
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createRedisScaler, type RedisScaler } from './index.js';
 import { createKeys } from './keys.js';
 import { redisClientFixture } from '../test/support/scaler-fixture.js';
-import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
+import { inCI, skipMessage, testRedis, uniquePrefix } from '../test/support/test-redis.js';
 
 /** A small deterministic PRNG (mulberry32): a failing seed replays the same run. */
 function random(seed: number): () => number {

@@ -5,7 +5,7 @@ import { encodeMessage } from './bus-codec.js';
 import { createRedisScaler, type RedisScalerOptions } from './index.js';
 import { createKeys } from './keys.js';
 import { scalerFixture } from '../test/support/scaler-fixture.js';
-import { inCI, redisServerInstalled, skipMessage, startRedisServer, testRedis, uniquePrefix } from './test-redis.js';
+import { inCI, redisServerInstalled, skipMessage, startRedisServer, testRedis, uniquePrefix } from '../test/support/test-redis.js';
 
 const broadcast = (appId: string, channel: string, frame: string): ClusterMessage => ({ type: 'broadcast', appId, channel, frame });
 const frames = (received: readonly ClusterMessage[], channel?: string) =>

@@ -5,7 +5,7 @@ import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keySlot } from './key-slot.js';
 import { createShardedPubSub } from './sharded-pubsub.js';
-import { inCI, redisServerInstalled } from './test-redis.js';
+import { inCI, redisServerInstalled } from '../test/support/test-redis.js';
 
 /**
  * A master losing a slot pushes an unsolicited `sunsubscribe` per channel of that slot to the

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openConnections } from './connections.js';
 import { keySlot } from './key-slot.js';
 import type { PubSub } from './pubsub.js';
-import { clusterSkipMessage, inCI, testClusterNodes, uniquePrefix } from './test-redis.js';
+import { clusterSkipMessage, inCI, testClusterNodes, uniquePrefix } from '../test/support/test-redis.js';
 
 const nodes = testClusterNodes();
 

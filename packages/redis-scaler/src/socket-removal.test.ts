@@ -6,7 +6,7 @@ import { createKeys, socketMember } from './keys.js';
 import { entry } from './script-args.js';
 import { removalCalls, removalChunkChannels } from './socket-removal.js';
 import { scalerFixture } from '../test/support/scaler-fixture.js';
-import { inCI, skipMessage, testRedis, uniquePrefix } from './test-redis.js';
+import { inCI, skipMessage, testRedis, uniquePrefix } from '../test/support/test-redis.js';
 
 describe('removal calls', () => {
   it('chunks a socket\'s channels, sending the connection once, with presence keys only where it joined', () => {

@@ -2,8 +2,8 @@ import Pusher from 'pusher';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NotificationsError } from '../errors.js';
 import { createPusherBroadcaster } from './pusher-broadcaster.js';
-import { startPusherApiTestServer } from './pusher-api-test-server.js';
-import type { PusherApiTestServer } from './pusher-api-test-server.js';
+import { startPusherApiTestServer } from '../../test/support/pusher-api-test-server.js';
+import type { PusherApiTestServer } from '../../test/support/pusher-api-test-server.js';
 
 const creds = { appId: 'app-1', key: 'app-key', secret: 'app-secret' };
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPusherBroadcaster } from '../broadcast/pusher-broadcaster.js';
-import { startPusherApiTestServer } from '../broadcast/pusher-api-test-server.js';
-import type { PusherApiTestServer } from '../broadcast/pusher-api-test-server.js';
+import { startPusherApiTestServer } from '../../test/support/pusher-api-test-server.js';
+import type { PusherApiTestServer } from '../../test/support/pusher-api-test-server.js';
 import { DeliveryError, NotificationsError } from '../errors.js';
 import type { NotificationContent } from '../resource.js';
 import { createPgliteStore } from '../store/create-pglite-store.js';
