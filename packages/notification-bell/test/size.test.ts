@@ -97,6 +97,9 @@ describe('self-contained build: size budget and shape', () => {
     }
     expect([...owner].filter(([source]) => /lit-html\.[tj]s$|reactive-element\.[tj]s$/.test(source)).map(([, file]) => file)).toEqual([BROWSER_FILE, BROWSER_FILE]);
     expect([...owner].filter(([source]) => /feed-controller\.ts$/.test(source)).map(([, file]) => file)).toEqual([chunkFile('panel')]);
+    // The view's parts (templates, focus, arrivals, loading, actions) come with it, not in the closed bell's file.
+    const viewParts = /feed\/(render-feed|render-item|roving-focus|held-arrivals|feed-pagination|item-actions)\.ts$/;
+    expect([...owner].filter(([source]) => viewParts.test(source)).map(([, file]) => file)).toEqual(Array(6).fill(chunkFile('panel')));
     expect([...owner].filter(([source]) => /(sse-hub|ws-channels)\.ts$/.test(source)).map(([, file]) => file)).toEqual([chunkFile('transports'), chunkFile('transports')]);
   });
 

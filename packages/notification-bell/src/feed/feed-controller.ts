@@ -2,7 +2,7 @@ import type { ReactiveController, TemplateResult } from 'lit';
 import type { AnnouncerController } from '../controllers/announcer-controller.js';
 import type { MessageCatalog } from '../messages.js';
 import type { FeedFilter, FeedView, NotificationStore, StoreFailure } from '../store.js';
-import type { AppNotification, NotificationAction } from '../types.js';
+import type { AppNotification } from '../types.js';
 import type { FeedBase, FeedHost } from './feed-context.js';
 import { FeedPagination } from './feed-pagination.js';
 import { HeldArrivals } from './held-arrivals.js';
@@ -138,31 +138,6 @@ export class FeedController implements ReactiveController, RenderedFeed {
     this.arrivals.held.clear();
     const scroller = this.scroller;
     if (scroller) scroller.scrollTop = 0;
-  }
-
-  // What an item's template calls (render-item.ts).
-  markAsRead(id: string): Promise<boolean> {
-    return this.actions.markAsRead(id);
-  }
-
-  markAsUnread(id: string): Promise<boolean> {
-    return this.actions.markAsUnread(id);
-  }
-
-  archive(id: string): Promise<boolean> {
-    return this.actions.archive(id);
-  }
-
-  remove(id: string): Promise<boolean> {
-    return this.actions.remove(id);
-  }
-
-  open(event: MouseEvent, notification: AppNotification): void {
-    this.actions.open(event, notification);
-  }
-
-  runAction(action: NotificationAction, notification: AppNotification): void {
-    this.actions.runAction(action, notification);
   }
 
   /** The heading row, tabs and list actions (pure: see render-feed.ts). */

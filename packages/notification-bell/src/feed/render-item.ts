@@ -21,12 +21,15 @@ export interface ItemHost {
   readonly locale: string | undefined;
   readonly idPrefix: string;
   readonly renderItem: ((notification: AppNotification, context: ItemContext) => unknown) | undefined;
-  open(event: MouseEvent, notification: AppNotification): void;
-  runAction(action: NotificationAction, notification: AppNotification): void;
-  markAsRead(id: string): Promise<boolean>;
-  markAsUnread(id: string): Promise<boolean>;
-  archive(id: string): Promise<boolean>;
-  remove(id: string): Promise<boolean>;
+  /** What the item's link, actions and controls do (item-actions.ts). */
+  readonly actions: {
+    open(event: MouseEvent, notification: AppNotification): void;
+    runAction(action: NotificationAction, notification: AppNotification): void;
+    markAsRead(id: string): Promise<boolean>;
+    markAsUnread(id: string): Promise<boolean>;
+    archive(id: string): Promise<boolean>;
+    remove(id: string): Promise<boolean>;
+  };
 }
 
 /** A built-in icon name draws its SVG; anything else is an icon-font class list (see `icon-stylesheet`). */
@@ -46,13 +49,13 @@ export function control(part: string, label: string, glyph: BuiltInIcon, run: ()
  * controls. Titles and messages are text, never HTML.
  */
 export function renderItem(host: ItemHost, notification: AppNotification, index: number, setSize: number, now: number): TemplateResult {
-  const { messages, locale } = host;
+  const { messages, locale, actions } = host;
   const { id } = notification;
   const relativeTime = formatRelativeTime(notification.created_at, now, locale);
   const unread = notification.read_at === null;
   const titleId = `${host.idPrefix}-i-${index}`;
   const content = host.renderItem
-    ? host.renderItem(notification, { markAsRead: () => host.markAsRead(id), remove: () => host.remove(id), relativeTime, messages })
+    ? host.renderItem(notification, { markAsRead: () => actions.markAsRead(id), remove: () => actions.remove(id), relativeTime, messages })
     : html`${isBuiltInIcon(notification.icon)
           ? icon(notification.icon)
           : notification.icon_class
@@ -63,7 +66,7 @@ export function renderItem(host: ItemHost, notification: AppNotification, index:
           ${notification.message ? html`<span class="message">${notification.message}</span>` : nothing}
         </span>`;
   const url = safeUrlOrNull(notification.action_url);
-  const open = (event: MouseEvent) => host.open(event, notification);
+  const open = (event: MouseEvent) => actions.open(event, notification);
   return html`
     <article
       class="item ${unread ? 'unread' : 'read'}"
@@ -84,7 +87,7 @@ export function renderItem(host: ItemHost, notification: AppNotification, index:
                 class="action ${action.type ?? action.color ?? ''}"
                 part="action"
                 ?disabled=${action.isDisabled === true}
-                @click=${() => host.runAction(action, notification)}
+                @click=${() => actions.runAction(action, notification)}
               >
                 ${actionIcon(action.icon)}${action.label}
               </button>`,
@@ -96,10 +99,10 @@ export function renderItem(host: ItemHost, notification: AppNotification, index:
         <span class="controls" part="item-controls">
           ${unread
             ? // Wrapped in its own template: the button is replaced, not relabelled, so focus goes to the item's link.
-              html`<span>${control('mark-read', messages.markRead, 'check', () => void host.markAsRead(id))}</span>`
-            : control('mark-unread', messages.markUnread, 'unread', () => void host.markAsUnread(id))}
-          ${control('archive', messages.archive, 'archive', () => void host.archive(id))}
-          ${control('delete', messages.delete, 'trash', () => void host.remove(id))}
+              html`<span>${control('mark-read', messages.markRead, 'check', () => void actions.markAsRead(id))}</span>`
+            : control('mark-unread', messages.markUnread, 'unread', () => void actions.markAsUnread(id))}
+          ${control('archive', messages.archive, 'archive', () => void actions.archive(id))}
+          ${control('delete', messages.delete, 'trash', () => void actions.remove(id))}
         </span>
       </div>
     </article>
