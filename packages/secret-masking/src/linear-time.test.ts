@@ -54,4 +54,19 @@ describe('masking takes time linear in the text', () => {
     expect(performance.now() - started).toBeLessThan(boundMs * 2);
     expect(masked).toBe(Array.from({ length: 5_000 }, () => '[redacted]').join(' '));
   });
+
+  // Candidates taken from a hostile file (realtime-server's configuration errors): long, many, sharing their
+  // start or their end (the rest of a line after each key on it). Millions of characters of them, built once.
+  it.each([
+    ['sharing nothing', (i: number) => `${i}-${'x'.repeat(2_000)}`],
+    ['sharing their end', (i: number) => `${'x'.repeat(i % 2_000)}-${'y'.repeat(2_000)}`],
+    ['sharing their start', (i: number) => `${'y'.repeat(2_000)}-${'x'.repeat(i % 2_000)}`],
+  ])('builds a masker of 2,000 secrets of 2,000 characters %s quickly, and cuts them', (_name, secretOf) => {
+    const long = Array.from({ length: 2_000 }, (_, i) => secretOf(i));
+    const started = performance.now();
+    const big = createSecretMasker({ secrets: long, minLength: 4, forms: 'plain' });
+    const masked = big.secrets(`a ${long[1_234]!} b`);
+    expect(performance.now() - started).toBeLessThan(boundMs * 2);
+    expect(masked).toBe('a [redacted] b');
+  });
 });

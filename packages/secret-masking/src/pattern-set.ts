@@ -1,4 +1,4 @@
-import { foldCase, foldCode } from './case-fold.js';
+import { foldCode } from './case-fold.js';
 
 /**
  * A fixed set of strings found in a text in one pass, case-insensitively
@@ -28,29 +28,28 @@ export class PatternSet {
 
   private constructor(patterns: readonly string[]) {
     // Sorted, so that a trie can be grown along the previous string and children come in code order.
-    const sorted = [...new Set(patterns.map((pattern) => reverse(foldCase(pattern))))].sort();
-    const parent: number[] = [-1];
-    const code: number[] = [0];
-    const depth: number[] = [0];
-    const terminal: boolean[] = [false];
-    let path: number[] = [0];
-    let previous = '';
-    for (const pattern of sorted) {
-      let common = 0;
-      while (common < previous.length && common < pattern.length && previous.charCodeAt(common) === pattern.charCodeAt(common)) common++;
-      path = path.slice(0, common + 1);
-      for (let i = common; i < pattern.length; i++) {
-        const node = parent.length;
-        parent.push(path[i]!);
-        code.push(pattern.charCodeAt(i));
-        depth.push(i + 1);
-        terminal.push(false);
-        path.push(node);
+    const sorted = [...new Set(patterns.map(reversedFolded))].sort();
+    // Typed arrays sized by a first pass, not growing arrays of numbers: many long strings (candidates from
+    // a hostile file) make millions of nodes, and growing arrays cost several times their memory and time.
+    let nodes = 1;
+    sorted.forEach((pattern, index) => (nodes += pattern.length - commonPrefix(sorted[index - 1] ?? '', pattern)));
+    const parent = new Int32Array(nodes);
+    const code = new Uint16Array(nodes);
+    const depth = new Int32Array(nodes);
+    const terminal = new Uint8Array(nodes);
+    parent[0] = -1;
+    // The nodes along the previous string, overwritten from where the next one leaves it.
+    const path = new Int32Array(sorted.reduce((longest, pattern) => Math.max(longest, pattern.length), 0) + 1);
+    let made = 1;
+    sorted.forEach((pattern, index) => {
+      for (let i = commonPrefix(sorted[index - 1] ?? '', pattern); i < pattern.length; i++) {
+        parent[made] = path[i]!;
+        code[made] = pattern.charCodeAt(i);
+        depth[made] = i + 1;
+        path[i + 1] = made++;
       }
-      terminal[path[pattern.length]!] = true;
-      previous = pattern;
-    }
-    const nodes = parent.length;
+      terminal[path[pattern.length]!] = 1;
+    });
     this.#edgeStart = new Int32Array(nodes + 1);
     for (let node = 1; node < nodes; node++) this.#edgeStart[parent[node]! + 1]!++;
     for (let node = 0; node < nodes; node++) this.#edgeStart[node + 1]! += this.#edgeStart[node]!;
@@ -157,14 +156,28 @@ export class PatternSet {
   }
 }
 
-function reverse(text: string): string {
-  let reversed = '';
-  for (let i = text.length - 1; i >= 0; i--) reversed += text[i];
-  return reversed;
+/** `text` folded and reversed by code unit, made from code arrays: adding a character at a time to a string is slow for long ones. */
+function reversedFolded(text: string): string {
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) codes[text.length - 1 - i] = foldCode(text.charCodeAt(i));
+  let result = '';
+  // apply takes any array-like, so the typed array is passed as it is (a spread would copy it into an array first).
+  for (let start = 0; start < codes.length; start += chunk) result += String.fromCharCode.apply(null, codes.subarray(start, start + chunk) as unknown as number[]);
+  return result;
+}
+
+/** Code units passed to one String.fromCharCode call (its arguments go on the stack). */
+const chunk = 8_192;
+
+/** How many code units `a` and `b` share at their start. */
+function commonPrefix(a: string, b: string): number {
+  let common = 0;
+  while (common < a.length && common < b.length && a.charCodeAt(common) === b.charCodeAt(common)) common++;
+  return common;
 }
 
 /** Node numbers ordered by depth (a counting sort: depths are small integers). */
-function byDepth(depth: readonly number[]): Int32Array {
+function byDepth(depth: Int32Array): Int32Array {
   const maxDepth = depth.reduce((max, d) => Math.max(max, d), 0);
   const start = new Int32Array(maxDepth + 2);
   for (const d of depth) start[d + 1]!++;
