@@ -1,5 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isSecretKey as sharedIsSecretKey } from '@org/secret-masking';
 import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './load-config.js';
 import { isSecretKey, redactSecrets } from './safe-config-errors.js';
 
 describe('configuration errors use @org/secret-masking’s one rule', () => {
@@ -13,6 +17,15 @@ describe('configuration errors use @org/secret-masking’s one rule', () => {
     expect(redactSecrets(message, [secret])).toBe('servers.main.tls: "[redacted]" and [redacted] and [redacted]');
   });
 
+  it('cut a secret from a real configuration error in another case (an unknown key the old replace left quoted)', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'realtime-config-')), 'case.yaml');
+    writeFileSync(path, 'applications:\n  - { id: 1, key: k, secret: ZqwKpXvBmNsLetters }\nzqwkpxvbmnsletters: 1\n');
+    const error = await loadConfig({ file: path, env: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain('(root): Unrecognized key: "[redacted]"');
+    expect((error as Error).message.toLowerCase()).not.toContain('zqwkpxvbmnsletters');
+  });
+
   it('cut the longest secret where two overlap, and leave values under the minimum length', () => {
     expect(redactSecrets('a s3cr3t-long b s3cr3t c abc', ['s3cr3t', 's3cr3t-long', 'abc'])).toBe('a [redacted] b [redacted] c abc');
   });
@@ -22,5 +35,13 @@ describe('configuration errors use @org/secret-masking’s one rule', () => {
     const started = performance.now();
     expect(redactSecrets('applications.0.key: Invalid input', candidates)).toBe('applications.0.key: Invalid input');
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('cut every candidate when they are more than one masker holds (a long message, millions of characters of candidates), longest first', () => {
+    const long = Array.from({ length: 600 }, (_, i) => `${String(i).padStart(3, '0')}-${'y'.repeat(3_996)}`);
+    const prefix = long[3]!.slice(0, 20);
+    // 2.4 million characters of candidates: three maskers, the first holding long[0], the last long[599] and the prefix.
+    const message = `${long[599]!} and ${prefix} then ${long[0]!} and ${long[3]!}`;
+    expect(redactSecrets(message, [prefix, ...long])).toBe('[redacted] and [redacted] then [redacted] and [redacted]');
   });
 });

@@ -108,14 +108,30 @@ function trimEnd(text: string, pattern: RegExp): string {
 /**
  * Cuts every known secret out of a message by @org/secret-masking's masker:
  * leftmost-longest (one secret may contain another), ignoring case, as written
- * and JSON-escaped (the only ways these messages quote anything). The
- * candidates come from hostile text (up to 64 a line, 4 KB each), so only
- * those `plain` forms are built, and only for candidates no longer than the
- * message (no form of a longer one fits in it): building every encoded form of
- * them all took seconds for a 100 KB file; this stays linear and small.
+ * and JSON-escaped (the only ways these messages quote anything).
+ *
+ * The candidates come from hostile text (up to 64 a line, 4 KB each: tens of
+ * times the file's size), so the work is kept linear and its memory bounded:
+ * only those `plain` forms are built (every encoded form of them all took
+ * seconds for a 100 KB file), only for candidates no longer than the message
+ * (no form of a longer one fits in it), and a masker holds at most
+ * `batchChars` of them (its automaton costs tens of bytes a character). Almost
+ * always that is one masker; past it, the longest candidates are cut first, as
+ * the replace this masker took over did.
  */
 export function redactSecrets(message: string, secrets: Iterable<string>): string {
-  const fitting = [...secrets].filter((secret) => secret.length <= message.length);
-  if (fitting.length === 0) return message;
-  return createSecretMasker({ secrets: fitting, minLength: minimumSecretLength, forms: 'plain' }).secrets(message);
+  const fitting = [...secrets].filter((secret) => secret.length <= message.length).sort((a, b) => b.length - a.length);
+  // At least the message's length, so each scan of it is paid for by as many characters of candidates: linear overall.
+  const budget = Math.max(batchChars, message.length);
+  let redacted = message;
+  for (let start = 0; start < fitting.length; ) {
+    let end = start;
+    for (let chars = 0; end < fitting.length && (end === start || chars + fitting[end]!.length <= budget); end++) chars += fitting[end]!.length;
+    redacted = createSecretMasker({ secrets: fitting.slice(start, end), minLength: minimumSecretLength, forms: 'plain' }).secrets(redacted);
+    start = end;
+  }
+  return redacted;
 }
+
+/** Characters of candidates one masker is built from (about 40 MB of automaton at most). */
+const batchChars = 1 << 20;
