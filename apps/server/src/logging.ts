@@ -4,10 +4,16 @@ import { silentLogger, type Logger } from '@org/protocol';
 import pino from 'pino';
 import type { Config } from './config/schema.js';
 import { scopeDefaults } from './config/schema.js';
+import { logCensor, redactSecretFields } from './secret-log-fields.js';
 
 type Scope = keyof typeof scopeDefaults | (string & {});
 
-/** Paths pino blanks out wherever they appear, so secrets never reach a log line. */
+/**
+ * Paths pino blanks out, also in serialized values (an error's fields). Every
+ * plain field under a secret key, by the configuration's one key rule, is
+ * blanked by redactSecretFields; these add the request names that are no
+ * configuration keys (`auth`, `auth_signature`) and `webhook`.
+ */
 const redactPaths = [
   'secret', '*.secret', 'auth', '*.auth', 'auth_signature', '*.auth_signature', 'authorization', '*.authorization',
   'password', '*.password', 'token', '*.token', 'headers.authorization', 'webhook', '*.webhook',
@@ -53,7 +59,8 @@ export function createLogging(config: Config['logging'], options: { stream?: Nod
   const root = pino(
     {
       level,
-      redact: { paths: redactPaths, censor: '[redacted]' },
+      redact: { paths: redactPaths, censor: logCensor },
+      formatters: { log: redactSecretFields },
       base: null,
       hooks: {
         logMethod(args, method, lineLevel) {
