@@ -1,6 +1,7 @@
 export { createSecretMasker, type SecretMasker, type UrlMaskOptions, type ValueMaskOptions } from './secret-masker.js';
 export type { ValueKeyRules } from './mask-value.js';
-export type { SecretForms, SecretMaskerOptions, UrlFormat } from './options.js';
+export { cutSecrets } from './cut-secrets.js';
+export type { CutSecretsOptions, SecretForms, SecretMaskerOptions, UrlFormat } from './options.js';
 export type { MaskingRule } from './masking-rule.js';
 export { isSecretHeader, isSecretKey, isUrlKey } from './key-rules.js';
 export { headerSecrets, urlCredentials, type KnownSecrets } from './known-secrets.js';

@@ -84,6 +84,35 @@ export function resolveMaskerOptions(options: SecretMaskerOptions = {}): Resolve
   };
 }
 
+/** cutSecrets' options: the masker's that apply to cutting one text, and how much one automaton holds. */
+export interface CutSecretsOptions {
+  /** Forms shorter than this are not cut (they would cut ordinary words). Default 6. */
+  readonly minLength?: number | undefined;
+  /** What a cut part is shown as. Default `[redacted]`. */
+  readonly marker?: string | undefined;
+  /** Which forms of each secret are cut. Default `all`. */
+  readonly forms?: SecretForms | undefined;
+  /** Characters of forms one automaton is built from, used on the text and dropped, before the next (never fewer than the text's length). Default 1,048,576. */
+  readonly batchChars?: number | undefined;
+}
+
+export interface ResolvedCutOptions {
+  readonly secrets: readonly string[];
+  readonly minLength: number;
+  readonly marker: string;
+  readonly forms: SecretForms;
+  readonly batchChars: number;
+}
+
+/** Checked before any form is built, as the masker's options are. */
+export function resolveCutOptions(secrets: Iterable<string>, options: CutSecretsOptions = {}): ResolvedCutOptions {
+  if (typeof options !== 'object' || options === null) fail('options', 'an object', options);
+  const { minLength, marker, forms } = resolveMaskerOptions({ minLength: options.minLength, marker: options.marker, forms: options.forms });
+  const batchChars = options.batchChars ?? 1 << 20;
+  if (!Number.isInteger(batchChars) || batchChars < 1) fail('batchChars', 'an integer ≥ 1', batchChars);
+  return { secrets: stringList('secrets', secrets), minLength, marker, forms, batchChars };
+}
+
 function stringList(key: string, values: Iterable<string> | undefined): string[] {
   if (values === undefined) return [];
   if (typeof values !== 'object' || values === null || typeof (values as Iterable<string>)[Symbol.iterator] !== 'function') fail(key, 'an iterable of strings', values);

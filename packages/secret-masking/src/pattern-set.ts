@@ -95,20 +95,23 @@ export class PatternSet {
   /** `text` with each string of the set replaced by `marker`: leftmost first, and the longest of those starting at one place. */
   replaceIn(text: string, marker: string): string {
     if (text.length < this.#shortest) return text;
-    const longest = this.#longestFrom(text);
-    let result = '';
-    let copied = 0;
-    for (let i = 0; i < text.length; ) {
-      const length = longest[i]!;
-      if (length === 0) {
-        i++;
-        continue;
-      }
-      result += `${text.slice(copied, i)}${marker}`;
-      i += length;
-      copied = i;
+    const longest = new Int32Array(text.length);
+    this.mergeLongest(text, longest);
+    return cutLongest(text, longest, marker);
+  }
+
+  /**
+   * Raises `longest[i]` to the length of the longest string of the set starting
+   * at `text[i]`: several sets merged this way find what one set of all their
+   * strings would (what cutSecrets builds one at a time).
+   */
+  mergeLongest(text: string, longest: Int32Array): void {
+    if (text.length < this.#shortest) return;
+    let state = 0;
+    for (let i = text.length - 1; i >= 0; i--) {
+      state = this.#step(state, foldCode(text.charCodeAt(i)));
+      if (this.#longest[state]! > longest[i]!) longest[i] = this.#longest[state]!;
     }
-    return copied === 0 ? text : result + text.slice(copied);
   }
 
   /** Whether any string of the set occurs in `text`. */
@@ -120,17 +123,6 @@ export class PatternSet {
       if (this.#longest[state]! > 0) return true;
     }
     return false;
-  }
-
-  /** For each position of `text`, the length of the longest string of the set starting there (0 for none). */
-  #longestFrom(text: string): Int32Array {
-    const longest = new Int32Array(text.length);
-    let state = 0;
-    for (let i = text.length - 1; i >= 0; i--) {
-      state = this.#step(state, foldCode(text.charCodeAt(i)));
-      longest[i] = this.#longest[state]!;
-    }
-    return longest;
   }
 
   #step(state: number, code: number): number {
@@ -154,6 +146,23 @@ export class PatternSet {
     }
     return -1;
   }
+}
+
+/** `text` with a cut at each place `longest` says a string starts (its length there), leftmost first: `marker` for each. */
+export function cutLongest(text: string, longest: Int32Array, marker: string): string {
+  let result = '';
+  let copied = 0;
+  for (let i = 0; i < text.length; ) {
+    const length = longest[i]!;
+    if (length === 0) {
+      i++;
+      continue;
+    }
+    result += `${text.slice(copied, i)}${marker}`;
+    i += length;
+    copied = i;
+  }
+  return copied === 0 ? text : result + text.slice(copied);
 }
 
 /** `text` folded and reversed by code unit, made from code arrays: adding a character at a time to a string is slow for long ones. */

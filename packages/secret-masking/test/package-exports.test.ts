@@ -14,7 +14,7 @@ describe.runIf(built)('published entry points', () => {
     const esm = (await import(`${dist}index.js`)) as Record<string, unknown>;
     const cjs = createRequire(import.meta.url)(`${dist}index.cjs`) as Record<string, unknown>;
     for (const mod of [esm, cjs]) {
-      for (const name of ['createSecretMasker', 'urlCredentials', 'headerSecrets', 'isSecretKey', 'isSecretHeader', 'isUrlKey', 'safeString', 'SecretMaskingError']) {
+      for (const name of ['createSecretMasker', 'urlCredentials', 'headerSecrets', 'isSecretKey', 'isSecretHeader', 'isUrlKey', 'safeString', 'SecretMaskingError', 'cutSecrets']) {
         expect(typeof mod[name], name).toBe('function');
       }
       const masker = (mod['createSecretMasker'] as (options: object) => { text(text: string): string })({ secrets: ['Zq7wK2pX9v'] });

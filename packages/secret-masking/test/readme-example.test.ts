@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSecretMasker, headerSecrets, urlCredentials, type MaskingRule } from '../src/index.js';
+import { createSecretMasker, cutSecrets, headerSecrets, urlCredentials, type MaskingRule } from '../src/index.js';
 
 describe('the README examples', () => {
   it('mask as shown', () => {
@@ -19,6 +19,12 @@ describe('the README examples', () => {
     expect(createSecretMasker({ marker: 'M' }).url(url)).toBe('https://M:M@h.example/in?sig=M&x=M#M');
     expect(createSecretMasker({ marker: 'M', urlFormat: 'compact' }).url(url)).toBe('https://M@h.example/in?M');
     expect(createSecretMasker({ marker: 'M', urlFormat: 'bare' }).url(url)).toBe('https://h.example/in');
+  });
+
+  it('cutSecrets', () => {
+    const moreFromTheFile = Array.from({ length: 1_000 }, (_, i) => `${i}: ${'v'.repeat(4_000)}`);
+    const candidates = ['zq9wk2p', 'x'.repeat(4_096), ...moreFromTheFile];
+    expect(cutSecrets('bad value near "ZQ9WK2P"', candidates, { forms: 'plain', minLength: 4 })).toBe('bad value near "[redacted]"');
   });
 
   it('the Rocket.Chat rule', () => {
