@@ -37,10 +37,10 @@ describe('configuration errors use @org/secret-masking’s one rule', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
-  it('cut every candidate when they are more than one masker holds (a long message, millions of characters of candidates), longest first', () => {
+  it('cut every candidate when they are more than one automaton holds (millions of characters of candidates)', () => {
     const long = Array.from({ length: 600 }, (_, i) => `${String(i).padStart(3, '0')}-${'y'.repeat(3_996)}`);
     const prefix = long[3]!.slice(0, 20);
-    // 2.4 million characters of candidates: three maskers, the first holding long[0], the last long[599] and the prefix.
+    // 2.4 million characters of candidates: three automata, the first holding long[0], the last long[599] and the prefix.
     const message = `${long[599]!} and ${prefix} then ${long[0]!} and ${long[3]!}`;
     expect(redactSecrets(message, [prefix, ...long])).toBe('[redacted] and [redacted] then [redacted] and [redacted]');
   });

@@ -9,7 +9,7 @@
  * secret-looking key is cut out of the message: the secrets are found here.
  */
 
-import { createSecretMasker, isSecretKey } from '@org/secret-masking';
+import { cutSecrets, isSecretKey } from '@org/secret-masking';
 
 /**
  * The one secret rule, @org/secret-masking's, shared by error messages (cut
@@ -106,32 +106,15 @@ function trimEnd(text: string, pattern: RegExp): string {
 }
 
 /**
- * Cuts every known secret out of a message by @org/secret-masking's masker:
+ * Cuts every known secret out of a message by @org/secret-masking's rule:
  * leftmost-longest (one secret may contain another), ignoring case, as written
- * and JSON-escaped (the only ways these messages quote anything).
- *
- * The candidates come from hostile text (up to 64 a line, 4 KB each: tens of
- * times the file's size), so the work is kept linear and its memory bounded:
- * only those `plain` forms are built (every encoded form of them all took
- * seconds for a 100 KB file), only for candidates no longer than the message
- * (no form of a longer one fits in it), and a masker holds at most
- * `batchChars` of them (its automaton costs tens of bytes a character). Almost
- * always that is one masker; past it, the longest candidates are cut first, as
- * the replace this masker took over did.
+ * and JSON-escaped (the only ways these messages quote anything: its `plain`
+ * forms; every encoded form of them all took seconds for a 100 KB file). The
+ * candidates come from hostile text (up to 64 a line, 4 KB each: tens of times
+ * the file's size), so they go to `cutSecrets`, which skips those longer than
+ * the message and builds its automata a bounded batch at a time: linear time,
+ * bounded memory, the same cuts as one masker of them all.
  */
 export function redactSecrets(message: string, secrets: Iterable<string>): string {
-  const fitting = [...secrets].filter((secret) => secret.length <= message.length).sort((a, b) => b.length - a.length);
-  // At least the message's length, so each scan of it is paid for by as many characters of candidates: linear overall.
-  const budget = Math.max(batchChars, message.length);
-  let redacted = message;
-  for (let start = 0; start < fitting.length; ) {
-    let end = start;
-    for (let chars = 0; end < fitting.length && (end === start || chars + fitting[end]!.length <= budget); end++) chars += fitting[end]!.length;
-    redacted = createSecretMasker({ secrets: fitting.slice(start, end), minLength: minimumSecretLength, forms: 'plain' }).secrets(redacted);
-    start = end;
-  }
-  return redacted;
+  return cutSecrets(message, secrets, { minLength: minimumSecretLength, forms: 'plain' });
 }
-
-/** Characters of candidates one masker is built from (about 40 MB of automaton at most). */
-const batchChars = 1 << 20;
