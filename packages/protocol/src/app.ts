@@ -40,6 +40,13 @@ export interface App {
   readonly maxBatchSize: number;
   /** Seconds a cache channel keeps its last event. */
   readonly cacheTtl: number;
+  /**
+   * Pusher's "authorized connections": a connection that has neither signed in nor been confirmed on a
+   * private- or presence- channel `userAuthenticationTimeout` seconds after it opened is closed with 4009.
+   */
+  readonly enableUserAuthentication: boolean;
+  /** Seconds a connection has to authorize itself when `enableUserAuthentication` is on; at most a day. */
+  readonly userAuthenticationTimeout: number;
 }
 
 export type AppOptions = Pick<App, 'id' | 'key' | 'secret'> & Partial<Omit<App, 'id' | 'key' | 'secret'>>;
@@ -66,13 +73,21 @@ export const appDefaults: Omit<App, 'id' | 'key' | 'secret' | 'name'> = {
   maxChannelsPerEvent: 100,
   maxBatchSize: 10,
   cacheTtl: 1_800,
+  enableUserAuthentication: false,
+  userAuthenticationTimeout: 30,
 };
+
+/**
+ * The longest `userAuthenticationTimeout`: a day keeps the deadline a small integer of the coarse clock
+ * (see `ConnectionRecord.authorizeBy`) and is far past any sign-in.
+ */
+export const maxUserAuthenticationTimeout = 86_400;
 
 const positiveIntegerKeys = [
   'maxConnections', 'activityTimeout', 'pingInterval', 'maxMessageSize', 'maxChannelNameLength',
   'maxEventNameLength', 'maxPresenceMembers', 'maxPresenceUserInfoSize', 'maxUserIdLength',
   'maxClientEventsPerSecond', 'maxChannelsPerConnection', 'maxFramesPerSecond', 'maxJsonDepth',
-  'maxChannelsPerEvent', 'maxBatchSize', 'cacheTtl',
+  'maxChannelsPerEvent', 'maxBatchSize', 'cacheTtl', 'userAuthenticationTimeout',
 ] as const;
 
 /** Fills in defaults and checks invariants; throws `RealtimeError('INVALID_OPTION')` naming the key. */
@@ -88,6 +103,12 @@ export function createApp(options: AppOptions): App {
     if (!Number.isInteger(value) || value <= 0) {
       throw new RealtimeError('INVALID_OPTION', `app "${app.id}": ${key} must be a positive integer, got ${String(value)}`);
     }
+  }
+  if (app.userAuthenticationTimeout > maxUserAuthenticationTimeout) {
+    throw new RealtimeError('INVALID_OPTION', `app "${app.id}": userAuthenticationTimeout must be at most ${maxUserAuthenticationTimeout} seconds, got ${app.userAuthenticationTimeout}`);
+  }
+  if (typeof app.enableUserAuthentication !== 'boolean') {
+    throw new RealtimeError('INVALID_OPTION', `app "${app.id}": enableUserAuthentication must be true or false, got ${String(app.enableUserAuthentication)}`);
   }
   return Object.freeze({ ...app, allowedOrigins: Object.freeze([...app.allowedOrigins]) });
 }

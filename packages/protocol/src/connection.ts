@@ -44,6 +44,12 @@ export class ConnectionRecord implements Connection {
   /** Consecutive seconds in which this connection went over its frame limit. */
   floodedWindows = 0;
   /**
+   * When (coarse clock) this connection must have signed in or been confirmed on a private- or
+   * presence- channel, for apps with `enableUserAuthentication`; 0 when nothing is due (the app does
+   * not ask, or the connection authorized itself). The sweep reads it: no timer per connection.
+   */
+  authorizeBy: number;
+  /**
    * The tail of each channel's pending subscribe/unsubscribe, only while one is
    * in flight (see channel-order.ts).
    */
@@ -59,6 +65,7 @@ export class ConnectionRecord implements Connection {
     now: number,
   ) {
     this.lastSeen = now;
+    this.authorizeBy = app.enableUserAuthentication ? now + app.userAuthenticationTimeout * 1000 : 0;
   }
 
   membership(channel: string): Membership | undefined {

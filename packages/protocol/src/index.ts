@@ -1,4 +1,4 @@
-export { createApp, appDefaults, type App, type AppOptions } from './app.js';
+export { createApp, appDefaults, maxUserAuthenticationTimeout, type App, type AppOptions } from './app.js';
 export { defaultMaxJsonDepth, nestsDeeperThan, parseBoundedJson, stringifyOrUndefined, type BoundedJson } from './bounded-json.js';
 export { createStaticAppProvider, type AppProvider } from './app-provider.js';
 export { channelType, isCacheChannel, channelNameProblem, eventNameProblem, serverToUserPrefix, type ChannelType } from './channel-name.js';

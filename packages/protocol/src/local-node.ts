@@ -120,7 +120,10 @@ export class LocalNode implements EngineContext {
     const topic = fanOutTopic(connection.app.id, channel);
     membership.active = true;
     this.transport.subscribe(connection.socket, topic);
-    if (channelType(channel) === 'presence') addTo(this.#presenceListeners, topic, connection);
+    const type = channelType(channel);
+    if (type === 'presence') addTo(this.#presenceListeners, topic, connection);
+    // Pusher counts a confirmed private- or presence- subscription as an authorized connection, for good.
+    if (type !== 'public' && type !== 'server-to-user') connection.authorizeBy = 0;
     return isCacheChannel(channel) ? this.#watch(topic, connection.socketId) : undefined;
   }
 
@@ -146,6 +149,7 @@ export class LocalNode implements EngineContext {
       this.transport.unsubscribe(socket, fanOutTopic(app.id, serverToUserPrefix + connection.userId));
     }
     connection.userId = userId;
+    connection.authorizeBy = 0;
     this.transport.subscribe(socket, fanOutTopic(app.id, serverToUserPrefix + userId));
   }
 
@@ -249,12 +253,20 @@ export class LocalNode implements EngineContext {
     return (this.now = ms <= smallIntegerMax ? ms | 0 : ms);
   }
 
-  /** Pings connections that were silent for `activity_timeout`; closes those that stay silent with 4201. */
+  /**
+   * Pings connections that were silent for `activity_timeout`; closes those that stay silent with 4201,
+   * and, for apps with `enableUserAuthentication`, those not authorized by their deadline with 4009.
+   */
   sweep(): void {
     const now = this.readClock();
     for (const connection of this.connections.values()) {
       if (connection.state !== 'open') continue;
       const { app } = connection;
+      // 0 for every connection of an app without the option, and once authorized: one comparison.
+      if (connection.authorizeBy !== 0 && now >= connection.authorizeBy) {
+        this.#closeUnauthorized(connection);
+        continue;
+      }
       if (connection.pingSentAt === 0) {
         if (now - connection.lastSeen >= app.activityTimeout * 1000) {
           connection.pingSentAt = now;
@@ -264,6 +276,17 @@ export class LocalNode implements EngineContext {
         this.refuse(connection, ErrorCode.PongTimeout, 'Pong reply not received in time.');
       }
     }
+  }
+
+  #closeUnauthorized(connection: ConnectionRecord): void {
+    const { app } = connection;
+    connection.authorizeBy = 0;
+    this.events.emit('connection.unauthorized_closed', { app, socketId: connection.socketId });
+    this.refuse(
+      connection,
+      ErrorCode.Unauthorized,
+      `Connection not authorized within ${app.userAuthenticationTimeout} seconds: sign in (pusher.signin()) or subscribe to a private or presence channel.`,
+    );
   }
 
   /**

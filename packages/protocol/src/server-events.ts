@@ -29,6 +29,11 @@ export interface ServerEventMap {
   /** A connection closed (4100) for sending frames far over `maxFramesPerSecond`. */
   'connection.flood_closed': { app: App; socketId: string };
   /**
+   * A connection closed (4009) for not authorizing itself (signing in, or a private- or presence-
+   * subscription) within `userAuthenticationTimeout` seconds of opening, on an app with `enableUserAuthentication`.
+   */
+  'connection.unauthorized_closed': { app: App; socketId: string };
+  /**
    * A handler threw or rejected on a client's frame or a cluster message: a bug, answered
    * to the sender with a `pusher:error`; the connection and the node stay up.
    */
