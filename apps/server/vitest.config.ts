@@ -10,6 +10,7 @@ const acrossWorkers = [
   'test/client-events.test.ts',
   'test/presence-members.test.ts',
   'test/user-signin.test.ts',
+  'test/authorized-connections.test.ts',
   'test/http-api-routes.test.ts',
   'test/app-isolation.test.ts',
   'test/scaling-delivery.test.ts',

@@ -416,6 +416,7 @@ const limited = testApp('metrics-catalogue-limited', { max_backend_events_per_se
  */
 const mayBeEmpty = new Set([
   'realtime_connections_flood_closed_total',
+  'realtime_connections_unauthorized_closed_total',
   'realtime_webhook_events_dropped_total',
   'realtime_nodejs_active_requests',
   'realtime_nodejs_gc_duration_seconds',

@@ -81,6 +81,16 @@ describe('metrics', () => {
     expect(body).toContain('realtime_ws_sent_bytes_total{app_id="a1"} 200');
   });
 
+  it('counts connections closed for not authorizing in time, by app', async () => {
+    const app = createApp({ id: 'a1', key: 'k', secret: 's', enableUserAuthentication: true });
+    const server = new RealtimeServer({ apps: createStaticAppProvider([app]) });
+    const metrics = createMetrics();
+    metrics.observe(server);
+    server.events.emit('connection.unauthorized_closed', { app, socketId: '1.1' });
+    server.events.emit('connection.unauthorized_closed', { app, socketId: '1.2' });
+    expect((await metrics.render()).body).toContain('realtime_connections_unauthorized_closed_total{app_id="a1"} 2');
+  });
+
   it('counts HTTP calls by app, method and status, folding unknown methods into OTHER', async () => {
     const metrics = createMetrics();
     metrics.recordHttp('a1', 'POST', 200);

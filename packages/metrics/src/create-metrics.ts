@@ -94,6 +94,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
   );
   const floodClosed = new Counter({ name: 'realtime_connections_flood_closed_total', help: 'Connections closed (4100) for flooding far over max_frames_per_second', labelNames: labels, registers: [registry] });
+  const unauthorizedClosed = new Counter({
+    name: 'realtime_connections_unauthorized_closed_total',
+    help: 'Connections closed (4009) for not signing in or subscribing to a private or presence channel within user_authentication_timeout (apps with enable_user_authentication)',
+    labelNames: labels,
+    registers: [registry],
+  });
   const handlerFailures = new Counter({
     name: 'realtime_handler_failures_total',
     help: 'Frames or cluster messages whose handler failed (a bug or a scaler error), by kind: answered, logged, the node kept running',
@@ -136,6 +142,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       server.events.on('subscription.refused', ({ app, reason }) => subscriptionsRefused.inc({ app_id: app.id, reason }));
       server.events.on('frame.refused', ({ app, reason }) => framesRefused(`${app.id}\u0000${reason}`));
       server.events.on('connection.flood_closed', ({ app }) => floodClosed.inc({ app_id: app.id }));
+      server.events.on('connection.unauthorized_closed', ({ app }) => unauthorizedClosed.inc({ app_id: app.id }));
       server.events.on('handler.failed', ({ kind }) => handlerFailures.inc({ kind }));
       server.events.on('message.sent', ({ app, recipients, bytes }) => {
         if (recipients === 0) return;

@@ -46,6 +46,8 @@ const schemaDescriptions: Readonly<Record<string, string>> = {
   'applications[].max_channels_per_connection': 'Channels one connection may hold; the next subscription is refused (LimitReached, 4100).',
   'applications[].max_frames_per_second': 'Frames of any kind per connection per second (4301 over it; close 4100 when flooding).',
   'applications[].max_json_depth': 'Deepest nesting of arrays and objects in JSON from clients.',
+  'applications[].enable_user_authentication': 'Pusher\'s authorized connections: a connection that has neither signed in (pusher:signin) nor been confirmed on a private- or presence- channel user_authentication_timeout seconds after it opened is closed with 4009 (pusher-js does not reconnect). Default false.',
+  'applications[].user_authentication_timeout': 'Seconds a connection has to sign in or subscribe to a private or presence channel, with enable_user_authentication (at most 86400). Default 30.',
   'applications[].webhooks': 'Webhook receivers of this app (Pusher\'s webhook format, signed with the app secret).',
   'applications[].webhooks[].url': 'Receiver URL (credentials and query values are masked by `config print`).',
   'applications[].webhooks[].event_types': 'Events sent to this receiver. Default: all.',

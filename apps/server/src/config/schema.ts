@@ -1,4 +1,4 @@
-import { appDefaults } from '@org/protocol';
+import { appDefaults, maxUserAuthenticationTimeout } from '@org/protocol';
 import { webhookConfigSchema } from '@org/webhooks';
 import { z } from 'zod';
 
@@ -60,6 +60,9 @@ export const applicationSchema = z.strictObject({
   max_frames_per_second: z.number().int().positive().default(appDefaults.maxFramesPerSecond),
   /** Deepest nesting of arrays and objects accepted in JSON from clients. */
   max_json_depth: z.number().int().positive().max(1_000).default(appDefaults.maxJsonDepth),
+  /** Pusher's "authorized connections": close (4009) sockets not signed in nor on a private/presence channel in time. */
+  enable_user_authentication: z.boolean().default(appDefaults.enableUserAuthentication),
+  user_authentication_timeout: seconds.max(maxUserAuthenticationTimeout).default(appDefaults.userAuthenticationTimeout),
   /** @org/webhooks' own schema for an entry (its defaults, e.g. max_queue_bytes, stay in that package). */
   webhooks: z.array(webhookConfigSchema).default([]),
 });
