@@ -23,9 +23,9 @@ async function droppedFromMetrics(daemon: RunningDaemon, appId: string): Promise
 const padding = 'x'.repeat(140);
 
 /**
- * `groups` bursts of `perGroup` new channels, each burst its own webhook
- * request (the batch window is 50 ms) and its own socket (a socket may
- * send 100 frames a second and hold 100 channels).
+ * `groups` bursts of `perGroup` new channels, each burst on its own socket
+ * (a socket may send 100 frames a second and hold 100 channels); each event
+ * is a webhook request of its own (no batch_webhooks).
  */
 async function occupyChannels(daemon: RunningDaemon, appKey: string, prefix: string, groups: number, perGroup: number): Promise<number> {
   for (let g = 0; g < groups; g++) {
@@ -44,7 +44,7 @@ describe('webhook queue bounded in bytes (max_queue_bytes)', () => {
     let failing = true;
     const hook = await startWebhookReceiver(app, () => (failing ? 500 : 200));
     receivers.push(hook);
-    // ~2.3 KB per request of 10 channel_occupied events: 4 KiB holds one waiting request.
+    // ~650 bytes per waiting request of one channel_occupied event (body, headers, allowance): 4 KiB holds six.
     const daemon = await startDaemon(daemonConfig([{ ...app, webhooks: [{ url: hook.url, event_types: ['channel_occupied'], max_queue_bytes: 4_096 }] }]));
     const dropLogs = () => daemon.output.filter((line) => line.includes('webhook queue over max_queue_bytes')).length;
 

@@ -108,4 +108,37 @@ describe('webhooks from the daemon', () => {
     ]);
     disconnect(second);
   });
+
+  it('sends one event per request by default (Pusher\'s format: events[0] is the only event)', async () => {
+    const app = testApp('webhooks-unbatched');
+    const hook = await receiver(app);
+    const daemon = await startDaemon(daemonConfig([{ ...app, webhooks: [{ url: hook.url, event_types: ['channel_occupied'] }] }]));
+    const client = pusherClient(daemon, app);
+    await connected(client);
+    client.subscribe('first');
+    client.subscribe('second');
+    await hook.waitForAccepted(2);
+    await sleep(200);
+    const requests = hook.received.map((request) => JSON.parse(request.rawBody) as { time_ms: number; events: { channel: string }[] });
+    expect(requests).toHaveLength(2);
+    expect(requests.map((request) => request.events.length)).toEqual([1, 1]);
+    expect(requests.map((request) => request.events[0]!.channel).sort()).toEqual(['first', 'second']);
+    expect(hook.received.every((request) => request.valid)).toBe(true);
+    disconnect(client);
+  });
+
+  it('sends the events of batch_webhooks_window_ms in one request when the app enables batch_webhooks', async () => {
+    const app = testApp('webhooks-batched', { batch_webhooks: true, batch_webhooks_window_ms: 500 });
+    const hook = await receiver(app);
+    const daemon = await startDaemon(daemonConfig([{ ...app, webhooks: [{ url: hook.url, event_types: ['channel_occupied'] }] }]));
+    const client = pusherClient(daemon, app);
+    await connected(client);
+    client.subscribe('first');
+    client.subscribe('second');
+    const events = await hook.waitForAccepted(2);
+    expect(hook.received).toHaveLength(1);
+    expect(events).toEqual(expect.arrayContaining([{ name: 'channel_occupied', channel: 'first' }, { name: 'channel_occupied', channel: 'second' }]));
+    expect(hook.received[0]!.valid).toBe(true);
+    disconnect(client);
+  });
 });

@@ -3,7 +3,7 @@ import { createApp, createStaticAppProvider, RealtimeServer, signChannel, silent
 import { MemoryTransport, settle, type MemorySocket } from '@org/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhooks, type Webhooks } from './create-webhooks.js';
-import type { WebhooksOptions } from './options.js';
+import type { WebhookApp, WebhooksOptions } from './options.js';
 import type { WebhookConfig } from './webhook-target.js';
 import type { DeliveryObserver } from './target-queue.js';
 import { startWebhookReceiver, type WebhookReceiver } from './testing/webhook-receiver.js';
@@ -23,7 +23,7 @@ async function receiver(answer?: (n: number) => number): Promise<WebhookReceiver
 }
 
 /** A real engine on the in-memory transport with webhooks attached; fast timings unless given. */
-async function setup(webhooks: WebhookConfig[], options: Partial<WebhooksOptions> = {}) {
+async function setup(webhooks: WebhookConfig[], options: Partial<WebhooksOptions> = {}, appOptions: Partial<WebhookApp> = {}) {
   const server = new RealtimeServer({ apps: createStaticAppProvider([app]) });
   const transport = new MemoryTransport(server);
   await server.start();
@@ -35,7 +35,7 @@ async function setup(webhooks: WebhookConfig[], options: Partial<WebhooksOptions
   };
   const hooks: Webhooks = createWebhooks({
     events: server.events,
-    apps: [{ ...appConfig, webhooks }],
+    apps: [{ ...appConfig, ...appOptions, webhooks }],
     logger: silentLogger,
     observer,
     debounceMs: 150,
@@ -84,6 +84,7 @@ describe('webhook delivery', () => {
       const body = JSON.parse(request.rawBody) as { time_ms: unknown; events: unknown[] };
       expect(typeof body.time_ms).toBe('number');
       expect(Object.keys(body)).toEqual(['time_ms', 'events']);
+      expect(body.events).toHaveLength(1);
     }
   });
 
@@ -168,6 +169,36 @@ describe('webhook delivery', () => {
   });
 });
 
+describe('Pusher\'s webhook format: one event per request unless the app batches', () => {
+  const occupyTwo = async (transport: MemoryTransport) => {
+    const socket = await transport.connect({ appKey: app.key });
+    await subscribe(socket, 'first');
+    await subscribe(socket, 'second');
+  };
+  const bodies = (hook: WebhookReceiver) => hook.received.map((request) => JSON.parse(request.rawBody) as { time_ms: number; events: Record<string, unknown>[] });
+
+  it('sends two channel_occupied events in two requests of one event each by default', async () => {
+    const hook = await receiver();
+    const { transport } = await setup([{ url: hook.url }], { batchWindowMs: 200 });
+    await occupyTwo(transport);
+    await hook.waitForAccepted(2);
+    await sleep(250);
+    expect(bodies(hook).map((body) => body.events)).toEqual([[{ name: 'channel_occupied', channel: 'first' }], [{ name: 'channel_occupied', channel: 'second' }]]);
+    expect(hook.received.every((request) => request.valid)).toBe(true);
+  });
+
+  it('sends both in one request when the app enables batch_webhooks, after its window', async () => {
+    const hook = await receiver();
+    const { transport } = await setup([{ url: hook.url }], {}, { batch_webhooks: true, batch_webhooks_window_ms: 200 });
+    const started = Date.now();
+    await occupyTwo(transport);
+    await hook.waitForAccepted(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(bodies(hook).map((body) => body.events)).toEqual([[{ name: 'channel_occupied', channel: 'first' }, { name: 'channel_occupied', channel: 'second' }]]);
+    expect(hook.received[0]!.valid).toBe(true);
+  });
+});
+
 describe('debounced leaves', () => {
   it('sends nothing for a page reload: a re-join within the window cancels the leave and the join', async () => {
     const hook = await receiver();
@@ -206,11 +237,11 @@ describe('debounced leaves', () => {
 });
 
 describe('bounded queue and shutdown', () => {
-  it('drops the oldest waiting batches once the queue holds more than maxQueueBytes, and counts their events', async () => {
+  it('drops the oldest waiting requests once the queue holds more than maxQueueBytes, and counts their events', async () => {
     let release = false;
     const hook = await receiver(() => (release ? 200 : 500));
-    // One channel_occupied batch costs ~430 bytes here (body, headers, allowance): two fit, a third does not.
-    const { transport, counts } = await setup([{ url: hook.url, max_queue_bytes: 1_024 }], { batchWindowMs: 1, retry: { initialDelayMs: 150, maxDelayMs: 150 } });
+    // One channel_occupied request costs ~430 bytes here (body, headers, allowance): two fit, a third does not.
+    const { transport, counts } = await setup([{ url: hook.url, max_queue_bytes: 1_024 }], { retry: { initialDelayMs: 150, maxDelayMs: 150 } });
     const socket = await transport.connect({ appKey: app.key });
     for (const channel of ['a', 'b', 'c', 'd']) {
       await subscribe(socket, channel);
@@ -223,9 +254,9 @@ describe('bounded queue and shutdown', () => {
     expect(events.map((e) => e['channel'])).toEqual(['a', 'c', 'd']);
   });
 
-  it('on stop sends held leaves and collected events at once, before the deadline', async () => {
+  it('on stop sends held leaves and the events a batch webhook is collecting at once, before the deadline', async () => {
     const hook = await receiver();
-    const { transport, hooks, server } = await setup([{ url: hook.url }], { debounceMs: 60_000, batchWindowMs: 60_000 });
+    const { transport, hooks, server } = await setup([{ url: hook.url }], { debounceMs: 60_000 }, { batch_webhooks: true, batch_webhooks_window_ms: 60_000 });
     const socket = await transport.connect({ appKey: app.key });
     await subscribe(socket, 'news');
     socket.close(1000, 'bye');

@@ -1,7 +1,7 @@
 import { silentLogger, type App } from '@org/protocol';
 import { Agent } from 'undici';
 import { LeaveDebouncer } from './leave-debouncer.js';
-import { resolveWebhooksOptions, type WebhooksOptions } from './options.js';
+import { maxConnectionsPerOrigin, resolveWebhooksOptions, type WebhooksOptions } from './options.js';
 import { TargetQueue, type DeliveryObserver } from './target-queue.js';
 import { clientEventData, type WebhookEvent } from './webhook-event.js';
 import { targetAccepts, toWebhookTarget } from './webhook-target.js';
@@ -25,11 +25,13 @@ export function createWebhooks(input: WebhooksOptions): Webhooks {
   const options = resolveWebhooksOptions(input);
   const { events } = options;
   const log = options.logger ?? silentLogger;
-  const dispatcher = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
+  const dispatcher = new Agent({ connections: maxConnectionsPerOrigin, keepAliveTimeout: 10_000 });
   const debouncer = new LeaveDebouncer(options.debounceMs);
   const targetsByApp = new Map<string, { accepts: (event: WebhookEvent) => boolean; queue: TargetQueue }[]>();
 
   for (const app of options.apps) {
+    // Pusher's default is one event per request; batching is the app's choice.
+    const batch = app.batch_webhooks ? { windowMs: app.batch_webhooks_window_ms ?? options.batchWindowMs, maxEvents: options.maxBatchEvents } : undefined;
     const targets = app.webhooks.map((config) => {
       const target = toWebhookTarget(config);
       const queue = new TargetQueue({
@@ -38,8 +40,8 @@ export function createWebhooks(input: WebhooksOptions): Webhooks {
         dispatcher,
         retry: options.retry,
         timeoutMs: options.timeoutMs,
-        batchWindowMs: options.batchWindowMs,
-        maxBatchEvents: options.maxBatchEvents,
+        batch,
+        maxConcurrentRequests: target.maxConcurrentRequests ?? options.maxConcurrentRequests,
         maxQueueBytes: target.maxQueueBytes ?? options.maxQueueBytes,
         observer: options.observer ?? noObserver,
         log,

@@ -6,13 +6,23 @@ import type { DeliveryObserver } from './target-queue.js';
 import { webhookEventNames } from './webhook-event.js';
 import type { WebhookConfig } from './webhook-target.js';
 
-/** An app whose events are sent; only `id`, `key`, `secret` and `webhooks` are read (other keys are ignored). */
+/**
+ * An app whose events are sent; only `id`, `key`, `secret`, `webhooks` and the batch keys are read (other
+ * keys are ignored), in the snake_case of Pusher-style config files so a host can pass its app config as is.
+ */
 export interface WebhookApp {
   id: string;
   key: string;
   /** Signs every body (`X-Pusher-Signature`). */
   secret: string;
   webhooks: readonly WebhookConfig[];
+  /**
+   * Pusher's "batch webhooks": a request carries the events of `batch_webhooks_window_ms` (up to
+   * `maxBatchEvents`). Default false: one event per request, Pusher's default format.
+   */
+  batch_webhooks?: boolean | undefined;
+  /** With `batch_webhooks`: how long events are collected into one request, in ms. Default `batchWindowMs`. */
+  batch_webhooks_window_ms?: number | undefined;
 }
 
 export interface WebhooksOptions {
@@ -25,10 +35,12 @@ export interface WebhooksOptions {
   observer?: DeliveryObserver | undefined;
   /** How long `member_removed` / `channel_vacated` wait for a re-join that cancels them, in ms. Default 3,000. */
   debounceMs?: number | undefined;
-  /** Events of one request are collected this long, in ms. Default 50. */
+  /** For apps with `batch_webhooks` and no `batch_webhooks_window_ms`: events are collected this long, in ms. Default 50. */
   batchWindowMs?: number | undefined;
-  /** Events per request at most. Default 100. */
+  /** For apps with `batch_webhooks`: events per request at most. Default 100. */
   maxBatchEvents?: number | undefined;
+  /** Per webhook without its own `max_concurrent_requests`: requests in flight at once. Default 1 (in order). */
+  maxConcurrentRequests?: number | undefined;
   /** Per webhook without its own `max_queue_bytes`. Default 4 MiB. */
   maxQueueBytes?: number | undefined;
   /** One attempt's time limit, in ms. Default 10,000. */
@@ -43,6 +55,8 @@ export const webhookDefaults = {
   debounceMs: 3_000,
   batchWindowMs: 50,
   maxBatchEvents: 100,
+  /** One at a time: events arrive in the order they happened, even across retries. */
+  maxConcurrentRequests: 1,
   /** Minutes of a busy app's webhooks, and a bound on what a dead receiver costs in memory. */
   maxQueueBytes: 4 * 1024 * 1024,
   timeoutMs: 10_000,
@@ -50,6 +64,27 @@ export const webhookDefaults = {
 
 /** The smallest `max_queue_bytes` / `maxQueueBytes`: one ordinary request must fit. */
 const minQueueBytes = 1_024;
+
+/**
+ * Sockets kept per receiver origin (undici's pool), shared by every webhook to it; also the most requests
+ * one webhook may have in flight, since more would only wait in the pool with their timeout running.
+ */
+export const maxConnectionsPerOrigin = 16;
+const concurrentRequests = z.number().int().min(1).max(maxConnectionsPerOrigin);
+
+/** The longest batch window an app may ask for: a minute (a held event is late for Pusher's receivers past it). */
+const maxBatchWindowMs = 60_000;
+const batchWindow = z.number().int().min(0).max(maxBatchWindowMs);
+
+/**
+ * An app's webhook keys besides `webhooks`, as zod schema fields, for hosts that validate their app
+ * config with zod 4 (the `@org/realtime-server` daemon spreads them into its app schema). The
+ * defaults are written here once.
+ */
+export const webhookAppFields = {
+  batch_webhooks: z.boolean().default(false),
+  batch_webhooks_window_ms: batchWindow.default(webhookDefaults.batchWindowMs),
+};
 
 /**
  * A webhook entry as a zod schema, for hosts that validate their config file
@@ -62,6 +97,7 @@ export const webhookConfigSchema = z.strictObject({
   filter: z.strictObject({ channel_name_starts_with: z.string().optional(), channel_name_ends_with: z.string().optional() }).optional(),
   headers: z.record(z.string(), z.string()).optional(),
   max_queue_bytes: z.number().int().min(minQueueBytes).optional(),
+  max_concurrent_requests: concurrentRequests.optional(),
 });
 
 /** The longest delay a Node.js timer keeps (a longer one fires at once). */
@@ -82,6 +118,8 @@ const optionsSchema = z.object({
       key: z.string().min(1),
       secret: z.string().min(1),
       webhooks: z.array(webhookConfigSchema),
+      batch_webhooks: z.boolean().optional(),
+      batch_webhooks_window_ms: batchWindow.optional(),
     }),
   ),
   logger: z.custom<Logger>(looksLikeLogger, { error: 'must have debug, info, warn and error methods' }).optional(),
@@ -89,6 +127,7 @@ const optionsSchema = z.object({
   debounceMs: timerMs.optional(),
   batchWindowMs: timerMs.optional(),
   maxBatchEvents: z.number().int().positive().optional(),
+  maxConcurrentRequests: concurrentRequests.optional(),
   maxQueueBytes: z.number().int().min(minQueueBytes).optional(),
   timeoutMs: timerMs.positive().optional(),
   retry: z
@@ -111,6 +150,7 @@ export interface ResolvedWebhooksOptions {
   debounceMs: number;
   batchWindowMs: number;
   maxBatchEvents: number;
+  maxConcurrentRequests: number;
   maxQueueBytes: number;
   timeoutMs: number;
   retry: RetryPolicy;
@@ -136,6 +176,7 @@ export function resolveWebhooksOptions(options: WebhooksOptions): ResolvedWebhoo
     debounceMs: data.debounceMs ?? webhookDefaults.debounceMs,
     batchWindowMs: data.batchWindowMs ?? webhookDefaults.batchWindowMs,
     maxBatchEvents: data.maxBatchEvents ?? webhookDefaults.maxBatchEvents,
+    maxConcurrentRequests: data.maxConcurrentRequests ?? webhookDefaults.maxConcurrentRequests,
     maxQueueBytes: data.maxQueueBytes ?? webhookDefaults.maxQueueBytes,
     timeoutMs: data.timeoutMs ?? webhookDefaults.timeoutMs,
     retry,

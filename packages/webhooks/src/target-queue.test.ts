@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Logger } from '@org/protocol';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,7 +34,7 @@ async function receiver(answer: (n: number) => number): Promise<WebhookReceiver>
 }
 
 function queueFor(url: string, options: Partial<TargetQueueOptions>) {
-  const dispatcher = new Agent({ connections: 2 });
+  const dispatcher = new Agent({ connections: 4 });
   const counts = { delivered: 0, failed: 0, dropped: new Map<string, number>() };
   const observer: DeliveryObserver = {
     delivered: (_app, events) => void (counts.delivered += events),
@@ -46,8 +48,8 @@ function queueFor(url: string, options: Partial<TargetQueueOptions>) {
     dispatcher,
     timeoutMs: 2_000,
     retry: { ...defaultRetryPolicy, initialDelayMs: 20, maxDelayMs: 40 },
-    batchWindowMs: 5,
-    maxBatchEvents: 10,
+    batch: { windowMs: 5, maxEvents: 10 },
+    maxConcurrentRequests: 1,
     maxQueueBytes: 64 * 1024,
     observer,
     log,
@@ -67,7 +69,7 @@ describe('a webhook queue bounded in bytes', () => {
     const hook = await receiver(() => 500);
     const maxQueueBytes = 64 * 1024;
     // Each batch seals at 10 events of ~1 KB: 500 batches, ~5 MB in all, against a 64 KiB bound.
-    const { queue, counts } = queueFor(hook.url, { maxQueueBytes, batchWindowMs: 60_000, retry: { ...defaultRetryPolicy, initialDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const { queue, counts } = queueFor(hook.url, { maxQueueBytes, batch: { windowMs: 60_000, maxEvents: 10 }, retry: { ...defaultRetryPolicy, initialDelayMs: 60_000, maxDelayMs: 60_000 } });
     const data = 'x'.repeat(1_000);
     let highest = 0;
     for (let i = 0; i < 5_000; i++) {
@@ -128,5 +130,84 @@ describe('a webhook queue bounded in bytes', () => {
     expect(queue.idle).toBe(true);
     expect(counts.dropped.get('expired')).toBe(3);
     expect(lines.filter((line) => line.level === 'warn' && line.message.startsWith('webhook retries exhausted'))).toHaveLength(1);
+  });
+});
+
+/** A receiver that answers 200 after `delayMs`, noting how many requests it held at once and each body. */
+async function slowReceiver(delayMs: number) {
+  const seen = { bodies: [] as { time_ms: number; events: { channel: string }[] }[], concurrent: 0, mostConcurrent: 0 };
+  const server = createServer((request, response) => {
+    seen.concurrent++;
+    seen.mostConcurrent = Math.max(seen.mostConcurrent, seen.concurrent);
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      seen.bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as (typeof seen.bodies)[number]);
+      setTimeout(() => {
+        seen.concurrent--;
+        response.end('ok');
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`, seen };
+}
+
+describe('one event per request (Pusher\'s default) and the concurrency bound', () => {
+  it('sends each event in a request of its own, in the order they happened, one at a time by default', async () => {
+    const hook = await slowReceiver(2);
+    const { queue, counts } = queueFor(hook.url, { batch: undefined, maxConcurrentRequests: 1 });
+    for (let i = 0; i < 20; i++) queue.add({ name: 'channel_occupied', channel: `c-${i}` });
+    for (let i = 0; i < 300 && !queue.idle; i++) await sleep(10);
+    expect(counts.delivered).toBe(20);
+    expect(hook.seen.bodies.map((body) => body.events.length)).toEqual(Array.from({ length: 20 }, () => 1));
+    expect(hook.seen.bodies.map((body) => body.events[0]!.channel)).toEqual(Array.from({ length: 20 }, (_, i) => `c-${i}`));
+    expect(hook.seen.mostConcurrent).toBe(1);
+  });
+
+  it('holds a burst of 1,000 events in the bounded queue, never more than maxConcurrentRequests in flight, and delivers them all', async () => {
+    const hook = await slowReceiver(1);
+    const { queue, counts } = queueFor(hook.url, { batch: undefined, maxConcurrentRequests: 4, maxQueueBytes: 1024 * 1024 });
+    let mostInFlight = 0;
+    for (let i = 0; i < 1_000; i++) {
+      queue.add({ name: 'channel_occupied', channel: `burst-${i}` });
+      mostInFlight = Math.max(mostInFlight, queue.inFlight);
+    }
+    expect(mostInFlight).toBe(4);
+    // Each waiting request is counted in the bound: body, headers and the fixed allowance.
+    expect(queue.queuedBytes).toBeGreaterThan(996 * 256);
+    for (let i = 0; i < 1_000 && !queue.idle; i++) {
+      mostInFlight = Math.max(mostInFlight, queue.inFlight);
+      await sleep(10);
+    }
+    expect(counts.delivered).toBe(1_000);
+    expect(counts.dropped.size).toBe(0);
+    expect(mostInFlight).toBe(4);
+    expect(hook.seen.mostConcurrent).toBeLessThanOrEqual(4);
+    expect(hook.seen.bodies).toHaveLength(1_000);
+    expect(new Set(hook.seen.bodies.map((body) => body.events[0]!.channel)).size).toBe(1_000);
+  });
+
+  it('keeps the byte bound with one event per request: the oldest waiting requests are dropped and counted', async () => {
+    const hook = await receiver(() => 500);
+    const maxQueueBytes = 16 * 1024;
+    const { queue, counts } = queueFor(hook.url, { batch: undefined, maxConcurrentRequests: 2, maxQueueBytes, retry: { ...defaultRetryPolicy, initialDelayMs: 60_000, maxDelayMs: 60_000 } });
+    let highest = 0;
+    for (let i = 0; i < 1_000; i++) {
+      queue.add({ name: 'channel_occupied', channel: `c-${i}` });
+      highest = Math.max(highest, queue.queuedBytes);
+    }
+    expect(highest).toBeLessThanOrEqual(maxQueueBytes);
+    expect(queue.inFlight).toBe(2);
+    const waiting = 1_000 - 2 - (counts.dropped.get('queue_full') ?? 0);
+    expect(waiting).toBeGreaterThan(0);
+    expect(waiting * 256).toBeLessThanOrEqual(maxQueueBytes);
   });
 });

@@ -21,9 +21,13 @@ export interface TargetQueueOptions {
   dispatcher: Dispatcher;
   timeoutMs: number;
   retry: RetryPolicy;
-  /** Events of one batch are collected this long before they are sent together. */
-  batchWindowMs: number;
-  maxBatchEvents: number;
+  /**
+   * Batch webhooks: events are collected for `windowMs` (up to `maxEvents`) and sent in one request.
+   * Undefined: one event per request, Pusher's default format.
+   */
+  batch: { windowMs: number; maxEvents: number } | undefined;
+  /** Requests of this webhook in flight at once; 1 delivers in order, each retried before the next is sent. */
+  maxConcurrentRequests: number;
   /**
    * Bytes of the requests waiting behind the one being delivered (bodies,
    * headers and a fixed allowance each); beyond it the oldest are dropped.
@@ -67,9 +71,11 @@ interface Outage {
 }
 
 /**
- * Delivery to one webhook of one app: batches events briefly, signs each body
- * once, and sends the batches in order, one at a time, retrying the head with
- * backoff. A dead receiver therefore delays only its own webhook.
+ * Delivery to one webhook of one app: one event per request (or, with batch
+ * webhooks, the events of a short window), each body signed once, sent in
+ * order with at most `maxConcurrentRequests` in flight, each retried with
+ * backoff while it holds its slot. A dead receiver therefore delays only its
+ * own webhook, and a burst of events waits in the bounded queue, not in sockets.
  */
 export class TargetQueue {
   readonly #options: TargetQueueOptions;
@@ -78,9 +84,11 @@ export class TargetQueue {
   #batchTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #queue: Batch[] = [];
   #queueBytes = 0;
-  #current: Batch | undefined;
+  /** Batches holding a delivery slot: an attempt in flight or a retry pending. */
+  readonly #inFlight = new Set<Batch>();
+  /** The pending retry of each batch that failed and waits for its backoff. */
+  readonly #retries = new Map<Batch, { timer: ReturnType<typeof setTimeout>; at: number }>();
   #outage: Outage | undefined;
-  #retry: { timer: ReturnType<typeof setTimeout>; at: number } | undefined;
   readonly #abort = new AbortController();
   #deadline: number | undefined;
   #idle: (() => void) | undefined;
@@ -90,32 +98,42 @@ export class TargetQueue {
   }
 
   get idle(): boolean {
-    return this.#collecting.length === 0 && this.#queue.length === 0 && this.#current === undefined;
+    return this.#collecting.length === 0 && this.#queue.length === 0 && this.#inFlight.size === 0;
   }
 
-  /** Bytes of the batches waiting behind the one being delivered; never above `maxQueueBytes`. */
+  /** Requests in flight or waiting for their retry; never above `maxConcurrentRequests`. */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /** Bytes of the batches waiting behind those being delivered; never above `maxQueueBytes`. */
   get queuedBytes(): number {
     return this.#queueBytes;
   }
 
   add(event: WebhookEvent): void {
+    const { batch } = this.#options;
+    if (!batch) {
+      this.#enqueue(this.#signed(Date.now(), [event]));
+      return;
+    }
     if (this.#collecting.length === 0) {
       this.#collectingSince = Date.now();
-      this.#batchTimer = setTimeout(() => this.#seal(), this.#options.batchWindowMs);
+      this.#batchTimer = setTimeout(() => this.#seal(), batch.windowMs);
       this.#batchTimer.unref?.();
     }
     this.#collecting.push(event);
-    if (this.#collecting.length >= this.#options.maxBatchEvents) this.#seal();
+    if (this.#collecting.length >= batch.maxEvents) this.#seal();
   }
 
   /**
    * Sends what is collected now and delivers until idle or `deadline`; then
-   * aborts the attempt in flight and drops the rest (counted and logged).
+   * aborts the attempts in flight and drops the rest (counted and logged).
    */
   async drain(deadline: number): Promise<void> {
     this.#deadline = deadline;
     this.#seal();
-    if (this.#retry && this.#retry.at > deadline) this.#giveUp('shutdown');
+    for (const [batch, retry] of this.#retries) if (retry.at > deadline) this.#giveUp(batch);
     if (!this.idle) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
@@ -127,10 +145,11 @@ export class TargetQueue {
     }
     this.#idle = undefined;
     if (this.idle) return;
-    if (this.#retry) this.#giveUp('shutdown');
-    this.#abort.abort();
+    // The queue is emptied first: the slots freed below must not start what waits.
     const left = this.#queue.splice(0);
     this.#queueBytes = 0;
+    for (const batch of [...this.#retries.keys()]) this.#giveUp(batch);
+    this.#abort.abort();
     const events = left.reduce((sum, batch) => sum + batch.events, 0);
     if (events > 0) {
       this.#options.observer.dropped(this.#options.app.id, 'shutdown', events);
@@ -144,9 +163,13 @@ export class TargetQueue {
     if (this.#collecting.length === 0) return;
     const events = this.#collecting;
     this.#collecting = [];
+    this.#enqueue(this.#signed(this.#collectingSince, events));
+  }
+
+  /** One request of `events`, serialised and signed once: these exact bytes are sent on every attempt. */
+  #signed(timeMs: number, events: WebhookEvent[]): Batch {
     const { app, target } = this.#options;
-    // Serialised once: these exact bytes are signed and sent on every attempt.
-    const body = JSON.stringify({ time_ms: this.#collectingSince, events });
+    const body = JSON.stringify({ time_ms: timeMs, events });
     const headers = {
       ...target.headers,
       'Content-Type': 'application/json',
@@ -154,16 +177,16 @@ export class TargetQueue {
       'X-Pusher-Signature': signWebhook(app.secret, body),
     };
     const request = { url: target.url, body, headers };
-    this.#enqueue({ request, events: events.length, bytes: batchBytes(request), failures: 0, firstAttemptAt: undefined });
+    return { request, events: events.length, bytes: batchBytes(request), failures: 0, firstAttemptAt: undefined };
   }
 
   #enqueue(batch: Batch): void {
     this.#queue.push(batch);
     this.#queueBytes += batch.bytes;
-    // An idle target takes the batch at once; only what then still waits is bounded.
+    // A free slot takes the batch at once; only what then still waits is bounded.
     this.#pump();
     if (this.#queueBytes <= this.#options.maxQueueBytes) return;
-    // The batch being delivered stays: dropping it would restart the backoff with the next one at once.
+    // Batches being delivered stay: dropping one would restart the backoff with the next one at once.
     let events = 0;
     while (this.#queueBytes > this.#options.maxQueueBytes && this.#queue.length > 0) {
       const oldest = this.#queue.shift()!;
@@ -174,15 +197,14 @@ export class TargetQueue {
   }
 
   #pump(): void {
-    if (this.#current) return;
-    const next = this.#queue.shift();
-    if (!next) {
-      if (this.idle) this.#idle?.();
-      return;
+    while (this.#inFlight.size < this.#options.maxConcurrentRequests) {
+      const next = this.#queue.shift();
+      if (!next) break;
+      this.#queueBytes -= next.bytes;
+      this.#inFlight.add(next);
+      void this.#attempt(next);
     }
-    this.#queueBytes -= next.bytes;
-    this.#current = next;
-    void this.#attempt(next);
+    if (this.idle) this.#idle?.();
   }
 
   /** Counts a drop while delivering (queue over its bound, or retries expired); logged once per outage. */
@@ -216,7 +238,7 @@ export class TargetQueue {
       log.debug({ app: app.id, target: target.logName, events: batch.events, attempts: batch.failures + 1 }, 'webhook delivered');
       // Caught up: the next failure or drop is a new outage, and is logged again.
       const outage = this.#outage;
-      if (outage && this.#queue.length === 0) {
+      if (outage && this.#queue.length === 0 && this.#retries.size === 0) {
         this.#outage = undefined;
         log.info(
           { app: app.id, target: target.logName, failedAttempts: outage.failedAttempts, droppedEvents: outage.droppedEvents, outageMs: Date.now() - outage.since },
@@ -225,14 +247,14 @@ export class TargetQueue {
       }
     } catch (error) {
       const failure = error instanceof WebhookDeliveryError ? error : new WebhookDeliveryError('NETWORK', String(error));
-      if (failure.code === 'ABORTED') return this.#finish('shutdown');
+      if (failure.code === 'ABORTED') return this.#finish(batch, 'shutdown');
       batch.failures++;
       observer.failed(app.id, failure.code);
       const outage = this.#startOutage();
       outage.failedAttempts++;
       const at = nextAttemptAt(this.#options.retry, batch.firstAttemptAt, batch.failures, Date.now(), this.#options.random);
-      if (at === undefined) return this.#finish('expired');
-      if (this.#deadline !== undefined && at > this.#deadline) return this.#finish('shutdown');
+      if (at === undefined) return this.#finish(batch, 'expired');
+      if (this.#deadline !== undefined && at > this.#deadline) return this.#finish(batch, 'shutdown');
       const fields = { app: app.id, target: target.logName, events: batch.events, attempts: batch.failures, reason: failure.message, retryInMs: Math.round(at - Date.now()) };
       // The first failure of an outage is a warning; the rest are counted in realtime_webhook_failures_total.
       if (outage.failureLogged) log.debug(fields, 'webhook delivery failed; will retry');
@@ -241,21 +263,20 @@ export class TargetQueue {
         log.warn(fields, 'webhook delivery failing; retrying with backoff (further failures are logged at debug until it recovers)');
       }
       const timer = setTimeout(() => {
-        this.#retry = undefined;
+        this.#retries.delete(batch);
         void this.#attempt(batch);
       }, at - Date.now());
       timer.unref?.();
-      this.#retry = { timer, at };
+      this.#retries.set(batch, { timer, at });
       return;
     }
-    this.#finish(undefined);
+    this.#finish(batch, undefined);
   }
 
-  /** Ends the current batch (delivered, or dropped for `reason`) and moves on. */
-  #finish(dropReason: DropReason | undefined): void {
-    const batch = this.#current;
-    this.#current = undefined;
-    if (batch && dropReason) {
+  /** Ends a batch (delivered, or dropped for `reason`), frees its slot and moves on. */
+  #finish(batch: Batch, dropReason: DropReason | undefined): void {
+    if (!this.#inFlight.delete(batch)) return;
+    if (dropReason) {
       // Shutdown drops are logged once per target by `drain`.
       if (dropReason === 'shutdown') this.#options.observer.dropped(this.#options.app.id, dropReason, batch.events);
       else this.#dropped(dropReason, batch.events);
@@ -263,10 +284,12 @@ export class TargetQueue {
     this.#pump();
   }
 
-  #giveUp(reason: DropReason): void {
-    if (!this.#retry) return;
-    clearTimeout(this.#retry.timer);
-    this.#retry = undefined;
-    this.#finish(reason);
+  /** Drops a batch waiting for its retry (shutdown). */
+  #giveUp(batch: Batch): void {
+    const retry = this.#retries.get(batch);
+    if (!retry) return;
+    clearTimeout(retry.timer);
+    this.#retries.delete(batch);
+    this.#finish(batch, 'shutdown');
   }
 }

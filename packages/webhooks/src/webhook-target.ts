@@ -16,6 +16,8 @@ export interface WebhookConfig {
   headers?: Readonly<Record<string, string>> | undefined;
   /** Bytes waiting for this webhook while its receiver is slow or down (at least 1024); over it the oldest are dropped. Default: `maxQueueBytes`. */
   max_queue_bytes?: number | undefined;
+  /** Requests in flight at once (1-16); 1 keeps the order in which events happened. Default: `maxConcurrentRequests` (1). */
+  max_concurrent_requests?: number | undefined;
 }
 
 /** One configured webhook, resolved once at start. */
@@ -31,6 +33,8 @@ export interface WebhookTarget {
   readonly logName: string;
   /** Undefined: the default of `createWebhooks`. */
   readonly maxQueueBytes: number | undefined;
+  /** Undefined: the default of `createWebhooks`. */
+  readonly maxConcurrentRequests: number | undefined;
 }
 
 /** Headers a configured webhook may not set: the receiver's signature check depends on them. */
@@ -49,6 +53,7 @@ export function toWebhookTarget(config: WebhookConfig): WebhookTarget {
     headers,
     logName: safeUrlForLogs(config.url),
     maxQueueBytes: config.max_queue_bytes,
+    maxConcurrentRequests: config.max_concurrent_requests,
   };
 }
 

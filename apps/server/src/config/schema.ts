@@ -1,5 +1,5 @@
 import { appDefaults, maxUserAuthenticationTimeout } from '@org/protocol';
-import { webhookConfigSchema } from '@org/webhooks';
+import { webhookAppFields, webhookConfigSchema } from '@org/webhooks';
 import { z } from 'zod';
 
 /**
@@ -65,6 +65,8 @@ export const applicationSchema = z.strictObject({
   user_authentication_timeout: seconds.max(maxUserAuthenticationTimeout).default(appDefaults.userAuthenticationTimeout),
   /** @org/webhooks' own schema for an entry (its defaults, e.g. max_queue_bytes, stay in that package). */
   webhooks: z.array(webhookConfigSchema).default([]),
+  /** Pusher's batch webhooks (off: one event per request) and their window, with @org/webhooks' defaults. */
+  ...webhookAppFields,
 });
 
 const redisFields = {
