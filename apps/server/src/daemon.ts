@@ -74,6 +74,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   await rateLimits?.ready();
   logging.setDebugApps(config.applications.filter((app) => app.enable_debug).map((app) => app.id));
   const webhooks = createWebhooks({ events: engine.events, apps: config.applications, logger: logging.scope('webhooks'), observer: metrics.webhookObserver });
+  metrics.observeWebhooks(() => webhooks.queues());
 
   const apiOptions: PusherApiOptions = {
     server: engine,

@@ -3,7 +3,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '@org/webhooks/testin
 import { daemonConfig, testApp } from './helpers/apps.js';
 import { connected, disconnect, pusherClient, subscribed } from './helpers/clients.js';
 import { startDaemon } from './helpers/daemon.js';
-import { sleep } from './helpers/wait.js';
+import { sleep, waitFor } from './helpers/wait.js';
 
 const receivers: WebhookReceiver[] = [];
 afterAll(async () => {
@@ -67,6 +67,13 @@ describe('webhooks from the daemon', () => {
     const daemon = await startDaemon(daemonConfig([{ ...app, webhooks: [{ url: flaky.url, event_types: ['channel_occupied'] }] }]));
     const client = pusherClient(daemon, app);
     await subscribed(client, 'orders');
+    const inFlight = async () => {
+      const line = (await (await fetch(`${daemon.httpUrl}/metrics`)).text()).split('\n').find((row) => row.startsWith(`realtime_webhook_requests_in_flight{app_id="${app.id}"}`));
+      return Number(line?.split(' ').at(-1));
+    };
+    // Between the attempts the request holds its webhook's one slot.
+    await waitFor(() => (flaky.received.length === 1 ? true : undefined), 'the first attempt');
+    expect(await inFlight()).toBe(1);
 
     expect(await flaky.waitForAccepted(1, 15_000)).toEqual([{ name: 'channel_occupied', channel: 'orders' }]);
     expect(flaky.received.map((r) => r.status)).toEqual([500, 500, 200]);
@@ -79,6 +86,7 @@ describe('webhooks from the daemon', () => {
     }
     expect(metrics).toContain(delivered);
     expect(metrics).toContain(`realtime_webhook_failures_total{app_id="${app.id}",reason="http_status"} 2`);
+    expect(metrics).toContain(`realtime_webhook_requests_in_flight{app_id="${app.id}"} 0`);
     disconnect(client);
   });
 

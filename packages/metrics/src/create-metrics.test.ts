@@ -91,6 +91,20 @@ describe('metrics', () => {
     expect((await metrics.render()).body).toContain('realtime_connections_unauthorized_closed_total{app_id="a1"} 2');
   });
 
+  it('reads the webhook queues\' gauges at each scrape, one series per app with webhooks', async () => {
+    const metrics = createMetrics();
+    let queues = [{ appId: 'a1', inFlight: 2, queuedBytes: 1_500 }, { appId: 'a2', inFlight: 0, queuedBytes: 0 }];
+    metrics.observeWebhooks(() => queues);
+    let { body } = await metrics.render();
+    expect(body).toContain('realtime_webhook_requests_in_flight{app_id="a1"} 2');
+    expect(body).toContain('realtime_webhook_queued_bytes{app_id="a1"} 1500');
+    expect(body).toContain('realtime_webhook_requests_in_flight{app_id="a2"} 0');
+    queues = [{ appId: 'a1', inFlight: 1, queuedBytes: 0 }];
+    ({ body } = await metrics.render());
+    expect(body).toContain('realtime_webhook_requests_in_flight{app_id="a1"} 1');
+    expect(body).not.toContain('app_id="a2"');
+  });
+
   it('counts HTTP calls by app, method and status, folding unknown methods into OTHER', async () => {
     const metrics = createMetrics();
     metrics.recordHttp('a1', 'POST', 200);

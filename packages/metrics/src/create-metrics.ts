@@ -7,6 +7,7 @@ import { parseOptions } from './options.js';
 import { processMetricsRegistry } from './process-metrics.js';
 import { registerScalerMetrics, type ScalerStats } from './scaler-metrics.js';
 import { talliedCounter } from './tallied-counter.js';
+import { registerWebhookQueueMetrics, type WebhookQueueStats } from './webhook-queue-metrics.js';
 
 export interface MetricsOptions {
   /**
@@ -44,6 +45,8 @@ export interface Metrics {
   observeScaler(stats: () => ScalerStats): void;
   /** Pass to `createWebhooks({ observer })`. */
   readonly webhookObserver: WebhookObserver;
+  /** Exports the webhook queues' gauges (`realtime_webhook_requests_in_flight`, `_queued_bytes`), read from `stats` on each scrape: pass `() => webhooks.queues()`. */
+  observeWebhooks(stats: () => readonly WebhookQueueStats[]): void;
   /** The registry in the text exposition format, for a `GET /metrics`. */
   render(): Promise<Exposition>;
 }
@@ -164,6 +167,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     observeScaler(stats) {
       registerScalerMetrics(registry, stats);
+    },
+    observeWebhooks(stats) {
+      registerWebhookQueueMetrics(registry, stats);
     },
     webhookObserver: {
       delivered(appId, events) {

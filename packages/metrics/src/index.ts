@@ -8,6 +8,7 @@ export { exposition, type Exposition } from './exposition.js';
 export { processMetricsRegistry } from './process-metrics.js';
 export { registerScalerMetrics, type ByTopicKind, type ScalerStats } from './scaler-metrics.js';
 export { registerThreadHubMetrics, type ThreadHubStats } from './thread-hub-metrics.js';
+export type { WebhookQueueStats } from './webhook-queue-metrics.js';
 export { sumOfWorkers, type WorkerMetrics } from './workers-sum.js';
 export { listenForMetrics, type MetricsListener, type MetricsListenerOptions } from './metrics-listener.js';
 export { MetricsError, type MetricsErrorCode } from './errors.js';

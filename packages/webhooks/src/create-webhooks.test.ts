@@ -271,6 +271,20 @@ describe('bounded queue and shutdown', () => {
     ]);
   });
 
+  it('reports each app\'s requests in flight and bytes waiting, for the metrics gauges', async () => {
+    const hook = await receiver(() => 500);
+    const { transport, hooks } = await setup([{ url: hook.url }, { url: hook.url, event_types: ['member_added'] }], { retry: { initialDelayMs: 10_000, maxDelayMs: 10_000 } });
+    expect(hooks.queues()).toEqual([{ appId: app.id, inFlight: 0, queuedBytes: 0 }]);
+    const socket = await transport.connect({ appKey: app.key });
+    await subscribe(socket, 'a');
+    await subscribe(socket, 'b');
+    await sleep(50);
+    // The first webhook retries 'a' (its one slot) while 'b' waits; the second selects neither.
+    const [queues] = hooks.queues();
+    expect(queues).toMatchObject({ appId: app.id, inFlight: 1 });
+    expect(queues!.queuedBytes).toBeGreaterThan(256);
+  });
+
   it('gives up at the deadline on a receiver that keeps failing, and counts the dropped events', async () => {
     const hook = await receiver(() => 500);
     const { transport, hooks, counts } = await setup([{ url: hook.url }], { retry: { initialDelayMs: 30, maxDelayMs: 30 } });

@@ -6,7 +6,18 @@ import { TargetQueue, type DeliveryObserver } from './target-queue.js';
 import { clientEventData, type WebhookEvent } from './webhook-event.js';
 import { targetAccepts, toWebhookTarget } from './webhook-target.js';
 
+/** One app's webhook queues, summed over its webhooks (for metrics gauges). */
+export interface WebhookQueues {
+  appId: string;
+  /** Requests in flight or waiting for their retry. */
+  inFlight: number;
+  /** Bytes of the requests waiting behind those. */
+  queuedBytes: number;
+}
+
 export interface Webhooks {
+  /** Each app with webhooks: what its queues hold now. Cheap (a sum over its webhooks); for a metrics scrape. */
+  queues(): WebhookQueues[];
   /**
    * Sends held leaves and collected events now and delivers until done or
    * `deadline` (epoch ms), then stops listening and releases connections.
@@ -91,6 +102,13 @@ export function createWebhooks(input: WebhooksOptions): Webhooks {
   ];
 
   return {
+    queues() {
+      return [...targetsByApp].map(([appId, targets]) => ({
+        appId,
+        inFlight: targets.reduce((sum, { queue }) => sum + queue.inFlight, 0),
+        queuedBytes: targets.reduce((sum, { queue }) => sum + queue.queuedBytes, 0),
+      }));
+    },
     stop(deadline) {
       stopping ??= (async () => {
         debouncer.flush();

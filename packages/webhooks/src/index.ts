@@ -1,4 +1,4 @@
-export { createWebhooks, type Webhooks } from './create-webhooks.js';
+export { createWebhooks, type WebhookQueues, type Webhooks } from './create-webhooks.js';
 export { WebhookDeliveryError, WebhooksOptionError, type WebhookFailureCode } from './errors.js';
 export { webhookAppFields, webhookConfigSchema, webhookDefaults, type WebhookApp, type WebhooksOptions } from './options.js';
 export { defaultRetryPolicy, type RetryPolicy } from './retry-policy.js';
