@@ -29,7 +29,7 @@ export interface TargetQueueOptions {
   /** Requests of this webhook in flight at once; 1 delivers in order, each retried before the next is sent. */
   maxConcurrentRequests: number;
   /**
-   * Bytes of the requests waiting behind the one being delivered (bodies,
+   * Bytes of the requests waiting behind those being delivered (bodies,
    * headers and a fixed allowance each); beyond it the oldest are dropped.
    */
   maxQueueBytes: number;
