@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonConfig, testApp, type TestApp } from './helpers/apps.js';
 import { pusherClient, subscribed } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
-import { testScalingBackends, uniqueChannel, type ScalingBackend } from './helpers/redis.js';
+import { inCI, redisServerInstalled, scalingConfig, startRedisServer, testScalingBackends, uniqueChannel, type ScalingBackend } from './helpers/redis.js';
 import { signedQuery } from './helpers/signed-request.js';
 import { sleep, waitFor } from './helpers/wait.js';
 
@@ -20,7 +20,7 @@ interface Answer {
  * A signed trigger with `X-Idempotency-Key`, each on a connection of its own (no keep-alive), so
  * that with `--workers 2` retries land on either worker. The `pusher` SDK sends no custom headers.
  */
-function send(daemon: RunningDaemon, path: string, body: object, key: string | undefined, target: TestApp = app): Promise<Answer> {
+function send(daemon: RunningDaemon, path: string, body: object, key: string | string[] | undefined, target: TestApp = app): Promise<Answer> {
   const text = JSON.stringify(body);
   const fullPath = `/apps/${target.id}${path}`;
   return new Promise((resolve, reject) => {
@@ -39,7 +39,7 @@ function send(daemon: RunningDaemon, path: string, body: object, key: string | u
   });
 }
 
-const trigger = (daemon: RunningDaemon, channel: string, key: string | undefined, data: object = { n: 1 }) =>
+const trigger = (daemon: RunningDaemon, channel: string, key: string | string[] | undefined, data: object = { n: 1 }) =>
   send(daemon, '/events', { name: 'paid', channels: [channel], data: JSON.stringify(data), info: 'subscription_count' }, key);
 
 /** A pusher-js subscriber of `channel` on `daemon`, and the `paid` events it received. */
@@ -115,6 +115,16 @@ describe('idempotent triggers on one daemon', () => {
     expect(received).toEqual([]);
   });
 
+  it('takes a header sent twice as one key, its values joined with ", " as HTTP joins them', async () => {
+    const received = await listener(daemon, 'twice');
+    const key = freshKey('twice');
+    const first = await trigger(daemon, 'twice', [key, 'again']);
+    const joined = await trigger(daemon, 'twice', `${key}, again`);
+    expect(first.replay).toBeUndefined();
+    expect(joined).toEqual({ ...first, replay: 'true' });
+    expect(await settled(received, 1)).toHaveLength(1);
+  });
+
   it('counts replays in /metrics', async () => {
     const key = freshKey('counted');
     await trigger(daemon, 'counted', key);
@@ -176,3 +186,26 @@ function acrossNodes(backend: ScalingBackend) {
 }
 
 for (const backend of backends) describe(`idempotent triggers on two daemons over ${backend.name} (scaling.enabled)`, () => acrossNodes(backend));
+
+// Stops Redis under a daemon, so it runs a redis-server of its own instead of REDIS_URL's.
+const redisInstalled = redisServerInstalled();
+if (!redisInstalled && inCI) throw new Error('redis-server is not installed, but CI=true requires the idempotency outage test to run');
+
+describe.skipIf(!redisInstalled)('idempotent triggers while Redis is down', () => {
+  it('publishes every keyed trigger anyway (at least once, never lost) and counts the store failures', async () => {
+    const redis = await startRedisServer();
+    const daemon = await startDaemon(daemonConfig([app], { ...scalingConfig(redis.url, uniqueChannel('idem-outage')), idempotency: { store_timeout_ms: 200 } }));
+    const received = await listener(daemon, 'outage');
+    await redis.kill();
+    const key = freshKey('outage');
+    const answers = [await trigger(daemon, 'outage', key), await trigger(daemon, 'outage', key)];
+    expect(answers.map((answer) => [answer.status, answer.replay])).toEqual([
+      [200, undefined],
+      [200, undefined],
+    ]);
+    expect(await settled(received, 2)).toEqual([{ n: 1 }, { n: 1 }]);
+    const text = await (await fetch(`${daemon.httpUrl}/metrics`)).text();
+    expect(Number(/^realtime_idempotency_store_failures_total\{operation="claim"\} (\d+)/m.exec(text)?.[1])).toBe(2);
+    await daemon.kill();
+  });
+});
