@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { IdempotencyError } from './errors.js';
 import { resolveMemoryOptions, type MemoryStoreOptions } from './options.js';
 import type { Claim, ClaimToken, IdempotencyStore, IdempotentAnswer } from './store.js';
@@ -35,6 +34,8 @@ export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {
   const entries = new Map<string, Entry>();
   let evicted = 0;
   let closed = false;
+  // Claim ids only need to differ within this store: a counter, short in memory (a UUID per key cost ~100 bytes more).
+  let nextId = 0;
 
   const dropExpired = (time: number) => {
     for (const [key, entry] of entries) {
@@ -73,7 +74,7 @@ export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {
           entries.delete(oldest);
           evicted++;
         }
-        const id = randomUUID();
+        const id = (nextId++).toString(36);
         entries.set(name, { id, expiresAt: time + windowMs, answer: undefined });
         claim = { status: 'first', token: { appId, key, id } };
       }
