@@ -62,8 +62,10 @@ describe.skipIf(!redis)('the Redis store', () => {
     const client = redisClient(redis!.url);
     const keyPrefix = uniquePrefix('idem-foreign');
     await client.set(`${keyPrefix}:app:k`, 'done:not json', 'PX', 10_000);
+    await client.set(`${keyPrefix}:app:other`, 'something else', 'PX', 10_000);
     const store = createRedisStore({ client, keyPrefix });
     await expect(store.claim('app', 'k')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    await expect(store.claim('app', 'other')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     client.disconnect();
   });
 });

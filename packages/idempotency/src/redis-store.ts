@@ -65,8 +65,10 @@ export function createRedisStore(options: RedisStoreOptions): IdempotencyStore {
         throw error;
       }
       if (held === null) return { status: 'first', token };
+      if (held.startsWith(pendingPrefix)) return { status: 'in-flight' };
       if (held.startsWith(donePrefix)) return { status: 'done', answer: decodeAnswer(held.slice(donePrefix.length)) } satisfies Claim;
-      return { status: 'in-flight' };
+      // Not ours (another program under the prefix): neither replayed nor taken for a running request.
+      throw new IdempotencyError('UNAVAILABLE', 'the idempotency key holds a value this store did not write');
     },
     async complete(token, answer) {
       await bounded(client.eval(completeScript, 1, redisKey(token.appId, token.key), pendingPrefix + token.id, donePrefix + encodeAnswer(answer)), 'completion');
