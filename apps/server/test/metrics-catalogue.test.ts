@@ -421,7 +421,7 @@ const mayBeEmpty = new Set([
   'realtime_webhook_events_dropped_total',
   'realtime_nodejs_active_requests',
   'realtime_nodejs_gc_duration_seconds',
-  'realtime_idempotency_in_flight_total',
+  'realtime_idempotency_in_flight_refused_total',
 ]);
 
 describe.skipIf(!redisUrl)('the metrics a daemon exports (scaling and webhooks on, exercised)', () => {

@@ -13,7 +13,7 @@ describe('idempotency metrics', () => {
     observer.storeFailed('claim');
     const { body } = await exposition(registry);
     expect(body).toContain('realtime_idempotent_replays_total{app_id="app-1"} 2');
-    expect(body).toContain('realtime_idempotency_in_flight_total{app_id="app-2"} 1');
+    expect(body).toContain('realtime_idempotency_in_flight_refused_total{app_id="app-2"} 1');
     expect(body).toContain('realtime_idempotency_store_failures_total{operation="claim"} 1');
     expect(body).toContain('realtime_idempotency_store_failures_total{operation="complete"} 0');
     expect(body).toContain('realtime_idempotency_store_failures_total{operation="release"} 0');

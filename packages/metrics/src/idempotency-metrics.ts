@@ -12,13 +12,13 @@ export interface IdempotencyObserver {
 }
 
 /**
- * `realtime_idempotent_replays_total`, `realtime_idempotency_in_flight_total` (per app) and
+ * `realtime_idempotent_replays_total`, `realtime_idempotency_in_flight_refused_total` (per app) and
  * `realtime_idempotency_store_failures_total` (per store call, created at 0) in `registry`.
  */
 export function registerIdempotencyMetrics(registry: Registry): IdempotencyObserver {
   const replays = new Counter({ name: 'realtime_idempotent_replays_total', help: 'HTTP triggers answered again from their X-Idempotency-Key (a retry; nothing published)', labelNames: ['app_id'], registers: [registry] });
   const inFlight = new Counter({
-    name: 'realtime_idempotency_in_flight_total',
+    name: 'realtime_idempotency_in_flight_refused_total',
     help: 'HTTP triggers refused with 409 because a request with the same X-Idempotency-Key was still running',
     labelNames: ['app_id'],
     registers: [registry],
