@@ -14,6 +14,7 @@ const acrossWorkers = [
   'test/http-api-routes.test.ts',
   'test/app-isolation.test.ts',
   'test/scaling-delivery.test.ts',
+  'test/idempotent-triggers.test.ts',
 ];
 
 export default defineConfig({

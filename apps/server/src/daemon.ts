@@ -2,11 +2,14 @@ import { createStaticAppProvider, RealtimeServer, type Scaler } from '@org/proto
 import { createPusherApiHandler, type PusherApiOptions } from '@org/rest-api';
 import { createRateLimitedReporter, createUwsServer, type UwsServer } from '@org/transport-uws';
 import { createWebhooks } from '@org/webhooks';
-import { createMetrics, type Metrics, type MetricsListener } from '@org/metrics';
+import { createMetrics, registerIdempotencyMetrics, registerIdempotencyStoreMetrics, type Metrics, type MetricsListener } from '@org/metrics';
+import type { MessagePort } from 'node:worker_threads';
 import type { Config } from './config/schema.js';
 import { checkTlsFiles } from './config/tls-files.js';
 import { toApp } from './config/to-apps.js';
 import { withOperationalRoutes } from './http/operational-routes.js';
+import { countedStore } from './idempotency/counted-store.js';
+import { createIdempotency } from './idempotency/create-idempotency.js';
 import type { Logging } from './logging.js';
 import { listenOnMetricsPort } from './metrics-port.js';
 import { createRateLimits } from './rate-limiting/create-rate-limits.js';
@@ -27,9 +30,10 @@ export interface DaemonOptions {
    * (SO_REUSEPORT), `/metrics` on it answers `renderMetrics` (the sum over workers, made by the main
    * thread, which also runs `metrics.port`'s listener), and the process's default metrics are left
    * to the main thread. `nodeId` names this worker as a Redis node. `rateLimitCounters` are the
-   * process's local rate limit counters, shared with the other workers.
+   * process's local rate limit counters, shared with the other workers; `idempotencyPort` reaches
+   * the process's idempotency key store in the main thread (without Redis).
    */
-  worker?: { renderMetrics: Metrics['render']; nodeId: string; rateLimitCounters?: SharedArrayBuffer | undefined } | undefined;
+  worker?: { renderMetrics: Metrics['render']; nodeId: string; rateLimitCounters?: SharedArrayBuffer | undefined; idempotencyPort?: MessagePort | undefined } | undefined;
 }
 
 export interface Daemon {
@@ -72,6 +76,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   if (configuredScaler) metrics.observeScaler(configuredScaler.stats);
   const rateLimits = createRateLimits(config, log, { counters: worker?.rateLimitCounters, onRefused: (appId, kind) => metrics.recordRateLimited(appId, kind) });
   await rateLimits?.ready();
+  const idempotency = createIdempotency(config, { port: worker?.idempotencyPort });
+  const idempotencyObserver = registerIdempotencyMetrics(metrics.registry);
+  if (idempotency?.memory) registerIdempotencyStoreMetrics(metrics.registry, idempotency.memory);
   logging.setDebugApps(config.applications.filter((app) => app.enable_debug).map((app) => app.id));
   const webhooks = createWebhooks({ events: engine.events, apps: config.applications, logger: logging.scope('webhooks'), observer: metrics.webhookObserver });
   metrics.observeWebhooks(() => webhooks.queues());
@@ -83,6 +90,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     // The API emits `http.api.response` on the engine's events itself.
     onResponse: ({ app, method, status }) => metrics.recordHttp(app?.id, method, status),
     ...(rateLimits ? { rateLimit: rateLimits.rateLimit } : {}),
+    ...(idempotency ? { idempotency: countedStore(idempotency.store, idempotencyObserver) } : {}),
   };
   // Every HTTP route (health, metrics, then the API's endpoints, preflights, 404/405) is answered from plain values on uWS.
   const http = withOperationalRoutes(createPusherApiHandler(apiOptions), {
@@ -165,6 +173,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await transport.drain(deadline);
         await webhooksDrained;
         await rateLimits?.close();
+        await idempotency?.close();
         await configuredScaler?.close();
         // Idle keep-alive HTTP connections would otherwise still be served by this stopped daemon after a
         // restart (their triggers lost: its engine has no sockets), and would keep a worker thread's loop alive.

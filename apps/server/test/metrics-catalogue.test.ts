@@ -178,6 +178,8 @@ interface DocumentedMetric {
   linuxOnly: boolean;
   /** Exported only by a server with workers and scaling off (the main thread's hub). */
   hubOnly: boolean;
+  /** Exported only with scaling off (state a server holds in memory without Redis). */
+  withoutRedisOnly: boolean;
 }
 
 function documentedMetrics(markdown: string): Map<string, DocumentedMetric> {
@@ -198,7 +200,7 @@ function documentedMetrics(markdown: string): Map<string, DocumentedMetric> {
     if (labels.includes('')) throw new Error(`README ${name}: labels are not backticked names separated by ", ": ${labelCell}`);
     if (unit === '' || meaning === '') throw new Error(`README ${name}: no unit or no meaning`);
     if (metrics.has(name)) throw new Error(`README lists ${name} twice`);
-    metrics.set(name, { name, type, labels: labels.sort(), unit, linuxOnly: meaning.includes('(*Linux*)'), hubOnly: meaning.includes('(*workers without Redis*)') });
+    metrics.set(name, { name, type, labels: labels.sort(), unit, linuxOnly: meaning.includes('(*Linux*)'), hubOnly: meaning.includes('(*workers without Redis*)'), withoutRedisOnly: meaning.includes('(*without Redis*)') });
   }
   return metrics;
 }
@@ -420,6 +422,7 @@ const mayBeEmpty = new Set([
   'realtime_webhook_events_dropped_total',
   'realtime_nodejs_active_requests',
   'realtime_nodejs_gc_duration_seconds',
+  'realtime_idempotency_in_flight_refused_total',
 ]);
 
 describe.skipIf(!redisUrl)('the metrics a daemon exports (scaling and webhooks on, exercised)', () => {
@@ -460,6 +463,13 @@ describe.skipIf(!redisUrl)('the metrics a daemon exports (scaling and webhooks o
     const statuses = [(await trigger(limited, 'a')).status, (await trigger(limited, 'b')).status];
     expect(statuses).toContain(429);
     expect((await fetch(`${daemon.httpUrl}/apps/${app.id}/events`, { method: 'POST', body: 'x'.repeat(20_000) })).status).toBe(413);
+
+    // An idempotent trigger retried: one replay.
+    const idempotencyKey = uniqueChannel('catalogue');
+    const keyed = () =>
+      signedFetch(daemon.httpUrl, app, { method: 'POST', path: `/apps/${app.id}/events`, body: JSON.stringify({ name: 'tick', channels: ['keyed'], data: '{}' }), headers: { 'x-idempotency-key': idempotencyKey } });
+    expect((await keyed()).status).toBe(200);
+    expect((await keyed()).headers.get('x-idempotent-replay')).toBe('true');
 
     // Refusals: an unknown key, a subscription with a bad signature, a frame that is not JSON.
     const unknown = await openRaw(daemon, 'no-such-key');
@@ -515,7 +525,7 @@ describe.skipIf(!redisUrl)('the metrics a daemon exports (scaling and webhooks o
       else if (found.samples.length > 0 && entry.labels.join() !== labelNames(found).join()) problems.push(`${found.name}: the README lists labels [${entry.labels.join(', ')}], the daemon exports [${labelNames(found).join(', ')}]`);
     }
     for (const entry of documented.values()) {
-      if (!families.has(entry.name) && !entry.hubOnly && (process.platform === 'linux' || !entry.linuxOnly)) problems.push(`${entry.name} is in the README but not exported`);
+      if (!families.has(entry.name) && !entry.hubOnly && !entry.withoutRedisOnly && (process.platform === 'linux' || !entry.linuxOnly)) problems.push(`${entry.name} is in the README but not exported`);
     }
     expect(problems).toEqual([]);
   });
@@ -600,7 +610,9 @@ describe('the metrics a server with workers and no Redis exports (the hub in the
       if (!entry) problems.push(`${found.name} (${String(found.type)}) is exported with workers but not in the README`);
       else if (entry.type !== found.type) problems.push(`${found.name}: the README says ${entry.type}, the daemon ${String(found.type)}`);
     }
-    for (const entry of documented.values()) if (entry.hubOnly && !exported.has(entry.name)) problems.push(`${entry.name} is in the README but not exported with workers`);
+    for (const entry of documented.values()) {
+      if ((entry.hubOnly || entry.withoutRedisOnly) && !exported.has(entry.name)) problems.push(`${entry.name} is in the README but not exported with workers`);
+    }
     expect(problems).toEqual([]);
     expect(exported.get('realtime_workers_messages_forwarded_total')?.samples[0]?.value).toBeGreaterThanOrEqual(1);
     expect(exported.get('realtime_workers_messages_invalid_total')?.samples[0]?.value).toBe(0);

@@ -38,3 +38,7 @@ const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '
 
 /** Clients choose the method: anything unusual is one label value, so they cannot grow the series. */
 export const methodLabel = (method: string): string => (knownMethods.has(method) ? method : 'OTHER');
+
+/** The call of an idempotency key store that failed (`@org/idempotency`'s `IdempotencyStore`). */
+export type IdempotencyStoreOperation = 'claim' | 'complete' | 'release';
+export const idempotencyStoreOperations = Object.keys({ claim: 0, complete: 0, release: 0 } satisfies Record<IdempotencyStoreOperation, 0>);

@@ -10,7 +10,8 @@ import type { PlainRequest, PlainResponse } from './plain-http.js';
 import { parseQueryString } from './query-string.js';
 import { needsUrlParsing, requestTarget, urlParsedTarget } from './request-target.js';
 import { createRouter, type RouteMatch } from './router.js';
-import { requireAppById, runEndpoint } from './run-endpoint.js';
+import { answerIdempotently, idempotencyKey } from './idempotency.js';
+import { prepareEndpoint, requireAppById, runPrepared } from './run-endpoint.js';
 
 export interface PusherApiHandler {
   /**
@@ -59,10 +60,12 @@ const jsonHeaders: Readonly<Record<string, string>> = Object.freeze({ 'content-t
 /** The headers of most 200s: JSON to an app that allows every origin. */
 const jsonToAnyOrigin = Object.freeze(withCorsHeaders(jsonHeaders, '*'));
 const notFound = shared(errorAnswer(404, 'Not found'));
+/** On an answer replayed to a retry with the same `X-Idempotency-Key`. */
+const replayHeader = 'x-idempotent-replay';
 
 /**
  * The Pusher HTTP API as a function of plain values: method, path, query, the
- * `authorization` and `origin` headers and the body bytes in; status, headers
+ * `authorization`, `origin` and `x-idempotency-key` headers and the body bytes in; status, headers
  * and body out. For servers that hold the whole request already
  * (uWebSockets.js), without a fetch `Request` and `Response` per call; the
  * hono app from `createPusherApi` is this same pipeline behind a thin adapter.
@@ -83,7 +86,7 @@ export function createPusherApiHandler(options: PusherApiOptions): PusherApiHand
  * others 405). Each answer is reported to `onResponse` once.
  */
 export function createPipeline(config: ResolvedOptions): Pipeline {
-  const { pathPrefix: prefix, maxRequestSize } = config;
+  const { pathPrefix: prefix, maxRequestSize, idempotency } = config;
   const routes: Route[] = endpoints.map((endpoint) => ({ pattern: `/apps/:appId${endpoint.path}`, endpoint, allow: `${endpoint.method}, OPTIONS` }));
   const router = createRouter(prefix, routes.map((route) => ({ pattern: route.pattern, route })));
 
@@ -97,7 +100,7 @@ export function createPipeline(config: ResolvedOptions): Pipeline {
   const endpointAnswer = async (endpoint: ApiRoute, app: App, request: PlainRequest, path: string, match: RouteMatch<Route>, query: string): Promise<PlainResponse> => {
     const allowOrigin = allowedOriginFor(app, request.headers['origin']);
     try {
-      const result = await runEndpoint(config, endpoint, {
+      const prepared = prepareEndpoint(config, endpoint, {
         app,
         method: request.method,
         path: path.startsWith(prefix) ? path.slice(prefix.length) : path,
@@ -106,7 +109,12 @@ export function createPipeline(config: ResolvedOptions): Pipeline {
         authorization: request.headers['authorization'] ?? null,
         body: endpoint.method === 'POST' ? request.body : noBody,
       });
-      return { status: 200, headers: allowOrigin === '*' ? jsonToAnyOrigin : withCorsHeaders(jsonHeaders, allowOrigin), body: JSON.stringify(result) };
+      const headers = allowOrigin === '*' ? jsonToAnyOrigin : withCorsHeaders(jsonHeaders, allowOrigin);
+      // Claimed only now: the request is signed and valid. Without a store the header is ignored.
+      const key = endpoint.idempotent && idempotency ? idempotencyKey(request.headers) : undefined;
+      if (key === undefined || !idempotency) return { status: 200, headers, body: JSON.stringify(await runPrepared(config, app, prepared)) };
+      const outcome = await answerIdempotently(idempotency, app.id, key, async () => JSON.stringify(await runPrepared(config, app, prepared)));
+      return { status: outcome.status, headers: outcome.replayed ? { ...headers, [replayHeader]: 'true' } : headers, body: outcome.body };
     } catch (error) {
       const answer = failure(error, request.method, match.route.pattern);
       return allowOrigin === undefined ? answer : { ...answer, headers: withCorsHeaders(answer.headers, allowOrigin) };

@@ -1,6 +1,7 @@
 import type { App } from '@org/protocol';
 import { Hono, type Context } from 'hono';
 import { createPipeline, type AnswerNotes } from './create-pusher-api-handler.js';
+import { idempotencyKeyHeader } from './idempotency.js';
 import { resolveOptions, type PusherApiOptions } from './options.js';
 import type { PlainResponse } from './plain-http.js';
 import { splitUrl } from './query-string.js';
@@ -21,7 +22,7 @@ export interface PusherApiEnv {
  * users, terminate, connections (health and metrics are the host's routes).
  * Serve it with any hono adapter, call its `fetch` with a standard `Request`,
  * or mount it in a larger hono app. It is the pipeline of
- * `createPusherApiHandler` behind a thin adapter: each request's URL, two
+ * `createPusherApiHandler` behind a thin adapter: each request's URL, three
  * headers and body (read up to `maxRequestSize`) go in as plain values, the
  * plain answer comes back as a `Response`.
  *
@@ -37,7 +38,8 @@ export function createPusherApi(options: PusherApiOptions): Hono<PusherApiEnv> {
   const serve = async (c: Context<PusherApiEnv>): Promise<Response> => {
     const raw = c.req.raw;
     const { path, query } = splitUrl(raw.url);
-    const head = { method: raw.method, path, query, headers: { authorization: c.req.header('authorization'), origin: c.req.header('origin') } };
+    const headers = { authorization: c.req.header('authorization'), origin: c.req.header('origin'), [idempotencyKeyHeader]: c.req.header(idempotencyKeyHeader) };
+    const head = { method: raw.method, path, query, headers };
     const notes: AnswerNotes = { app: undefined, route: 'unmatched' };
     let answer: PlainResponse;
     try {

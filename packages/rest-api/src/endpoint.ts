@@ -23,6 +23,8 @@ export interface Endpoint<Input> {
   method: 'GET' | 'POST';
   /** Relative to `/apps/:appId`, in hono syntax, e.g. `/channels/:channelName`. */
   path: string;
+  /** Answers `X-Idempotency-Key` (a retry with a key is run once): for the endpoints that publish. */
+  idempotent?: boolean;
   /** Validates the whole request before anything happens; throws for bad input. */
   parse(request: EndpointRequest): Input;
   /** Rate-limit price, or undefined for endpoints that are not limited. */
@@ -32,7 +34,7 @@ export interface Endpoint<Input> {
 }
 
 /** A parsed request, priced and ready to run. */
-interface PreparedCall {
+export interface PreparedCall {
   cost: { kind: RateLimitKind; points: number } | undefined;
   run(): Promise<object>;
 }
@@ -41,6 +43,7 @@ interface PreparedCall {
 export interface ApiRoute {
   method: 'GET' | 'POST';
   path: string;
+  idempotent: boolean;
   prepare(server: RealtimeServer, request: EndpointRequest): PreparedCall;
 }
 
@@ -49,6 +52,7 @@ export function defineEndpoint<Input>(endpoint: Endpoint<Input>): ApiRoute {
   return {
     method: endpoint.method,
     path: endpoint.path,
+    idempotent: endpoint.idempotent ?? false,
     prepare(server, request) {
       const input = endpoint.parse(request);
       return { cost: endpoint.cost(input), run: () => endpoint.run(server, request.app, input) };

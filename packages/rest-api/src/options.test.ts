@@ -33,6 +33,7 @@ describe('createPusherApi options', () => {
     [{ server, ready: () => true }, 'invalid option ready: ready is gone: the API serves only its /apps/... routes; answer /up, /pusher/health and /metrics in front of it'],
     [{ server, metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }) }, 'invalid option metrics: metrics is gone'],
     [{ server, rateLimit: {} }, 'invalid option rateLimit: rateLimit must be a function'],
+    [{ server, idempotency: { claim: () => {} } }, 'invalid option idempotency: idempotency must be a store with claim, complete and release'],
     [{ server, onResponse: 1 }, 'invalid option onResponse: onResponse must be a function'],
   ])('refuses %j naming the key', (options, message) => {
     const error = optionError(options);

@@ -1,6 +1,7 @@
 import type { App, RealtimeServer } from '@org/protocol';
 import { z } from 'zod';
 import { PusherApiError } from './errors.js';
+import type { IdempotencyOption } from './idempotency.js';
 import type { ResponseInfo } from './response-event.js';
 
 export type RateLimitKind = 'backend_events' | 'read';
@@ -23,6 +24,11 @@ export interface PusherApiOptions {
   onResponse?: (info: ResponseInfo) => void;
   /** Called before triggering (points = channels) and before reads (points = 1). */
   rateLimit?: (app: App, kind: RateLimitKind, points: number) => Promise<RateLimitDecision>;
+  /**
+   * Where `X-Idempotency-Key`s of triggers (`/events`, `/batch_events`) are remembered: a retry with
+   * a key is answered like the first request and published once. Without it the header is ignored.
+   */
+  idempotency?: IdempotencyOption | undefined;
   /** Called with unexpected errors (answered as 500 without details). */
   onError?: (error: unknown, info: { method: string; route: string }) => void;
 }
@@ -34,6 +40,7 @@ export interface ResolvedOptions {
   pathPrefix: string;
   onResponse: PusherApiOptions['onResponse'];
   rateLimit: PusherApiOptions['rateLimit'];
+  idempotency: IdempotencyOption<unknown> | undefined;
   onError: PusherApiOptions['onError'];
 }
 
@@ -76,6 +83,11 @@ const schema = z.object({
   metrics: removed('metrics'),
   onResponse: optionalFunction('onResponse'),
   rateLimit: optionalFunction('rateLimit'),
+  idempotency: z
+    .custom<never>((value) => typeof value === 'object' && value !== null && ['claim', 'complete', 'release'].every((name) => isFunction((value as Record<string, unknown>)[name])), {
+      error: 'idempotency must be a store with claim, complete and release (e.g. createMemoryStore() of @org/idempotency)',
+    })
+    .optional(),
   onError: optionalFunction('onError'),
 });
 
@@ -95,6 +107,7 @@ export function resolveOptions(options: PusherApiOptions): ResolvedOptions {
     pathPrefix: data.pathPrefix,
     onResponse: options.onResponse,
     rateLimit: options.rateLimit,
+    idempotency: options.idempotency,
     onError: options.onError,
   };
 }

@@ -6,7 +6,7 @@ export interface PlainRequest {
   path: string;
   /** The raw query string, without `?`. */
   query: string;
-  /** Lower-case names. Only `authorization` and `origin` are read. */
+  /** Lower-case names. Only `authorization`, `origin` and `x-idempotency-key` are read. */
   headers: Readonly<Record<string, string | undefined>>;
   /** The whole body (empty for none). */
   body: Uint8Array;

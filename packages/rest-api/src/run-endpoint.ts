@@ -1,6 +1,6 @@
 import type { App } from '@org/protocol';
 import { authenticate } from './authenticate.js';
-import type { ApiRoute } from './endpoint.js';
+import type { ApiRoute, PreparedCall } from './endpoint.js';
 import { PusherApiError } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 import { bodyText } from './read-body.js';
@@ -19,22 +19,27 @@ export interface EndpointCall {
 }
 
 /**
- * What every `/apps/:appId/...` request goes through once its app is found:
- * signature, parse (400s), rate limit (429), run. Resolves to the JSON body of
- * the 200; throws or rejects with `PusherApiError` (or the engine's errors)
- * otherwise. Not async itself: without a rate limiter the operation's promise
- * is handed back as it is.
+ * What every `/apps/:appId/...` request goes through once its app is found, before anything
+ * happens: signature (401), then parse (400s). Throws `PusherApiError` (or the engine's errors).
  */
-export function runEndpoint(config: ResolvedOptions, endpoint: ApiRoute, call: EndpointCall): Promise<object> {
+export function prepareEndpoint(config: ResolvedOptions, endpoint: ApiRoute, call: EndpointCall): PreparedCall {
   const { app } = call;
   authenticate(app, call);
-  const prepared = endpoint.prepare(config.server, {
+  return endpoint.prepare(config.server, {
     app,
     params: call.params,
     query: call.query,
     body: bodyText(call.body),
     maxJsonDepth: config.maxJsonDepth,
   });
+}
+
+/**
+ * Then the rate limit (429) and the run. Resolves to the JSON body of the 200; rejects with
+ * `PusherApiError` (or the engine's errors) otherwise. Not async itself: without a rate limiter the
+ * operation's promise is handed back as it is.
+ */
+export function runPrepared(config: ResolvedOptions, app: App, prepared: PreparedCall): Promise<object> {
   const { rateLimit } = config;
   if (!prepared.cost || !rateLimit) return prepared.run();
   const { kind, points } = prepared.cost;

@@ -188,6 +188,18 @@ export const configSchema = z.strictObject({
       max_read_requests_per_second: z.number().int().positive().default(50),
     })
     .prefault({}),
+  /**
+   * `X-Idempotency-Key` on HTTP triggers: a retry with the same key within the window is answered like
+   * the first and published once, cluster-wide (in Redis with `scaling`, else in this process's memory).
+   */
+  idempotency: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      window_seconds: z.number().int().min(1).max(86_400).default(120),
+      max_entries: z.number().int().min(1).max(10_000_000).default(100_000),
+      store_timeout_ms: z.number().int().min(1).max(60_000).default(1_000),
+    })
+    .prefault({}),
   logging: z
     .strictObject({
       enabled: z.boolean().default(true),

@@ -12,6 +12,8 @@ export interface WorkerData {
   hubPort?: MessagePort | undefined;
   /** The process's local rate limit counters, shared by every worker (`rateLimitCounters`); absent when limits are off. */
   rateLimitCounters?: SharedArrayBuffer | undefined;
+  /** Its end of a channel to the process's idempotency key store (`idempotencyHost`); absent with Redis or idempotency off. */
+  idempotencyPort?: MessagePort | undefined;
 }
 
 /** Main → worker. */

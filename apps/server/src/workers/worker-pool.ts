@@ -3,10 +3,11 @@ import { hostname } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Logger } from '@org/protocol';
 import { createScalerHub, type ScalerHub } from '@org/thread-scaler';
-import { registerThreadHubMetrics, sumOfWorkers, type Exposition, type MetricsListener, type WorkerMetrics } from '@org/metrics';
+import { registerIdempotencyStoreMetrics, registerThreadHubMetrics, sumOfWorkers, type Exposition, type MetricsListener, type WorkerMetrics } from '@org/metrics';
 import { Registry } from 'prom-client';
 import type { Config } from '../config/schema.js';
 import { listenOnMetricsPort } from '../metrics-port.js';
+import { idempotencyHost, type IdempotencyHostOfPool } from '../idempotency/idempotency-host.js';
 import { rateLimitCounters } from '../rate-limiting/create-rate-limits.js';
 import type { SupervisedDaemon } from '../supervisor.js';
 import { errorText, type FromWorker, type ToWorker, type WorkerData } from './control.js';
@@ -52,6 +53,8 @@ export class WorkerPool implements SupervisedDaemon {
   readonly #hub: ScalerHub | undefined;
   /** One set of local rate limit counters for every worker, so a limit holds per process, not per worker. */
   readonly #rateLimitCounters: SharedArrayBuffer | undefined;
+  /** One idempotency key store for every worker without Redis, so a retry is recognised on any worker. */
+  readonly #idempotency: IdempotencyHostOfPool | undefined;
   readonly #answers = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   readonly #mainThreadMetrics: Registry;
   #nextId = 0;
@@ -68,6 +71,8 @@ export class WorkerPool implements SupervisedDaemon {
     this.#mainThreadMetrics = new Registry();
     registerWorkersGauge(this.#mainThreadMetrics, options.count);
     if (this.#hub) registerThreadHubMetrics(this.#mainThreadMetrics, this.#hub.stats);
+    this.#idempotency = idempotencyHost(options.config);
+    if (this.#idempotency) registerIdempotencyStoreMetrics(this.#mainThreadMetrics, this.#idempotency.memory);
   }
 
   /** Starts `count` workers, each with its daemon built and not listening yet. */
@@ -95,9 +100,12 @@ export class WorkerPool implements SupervisedDaemon {
     const host = hostname().replace(/[^A-Za-z0-9._-]/g, '').slice(0, 60) || 'node';
     const nodeId = `${host}-${process.pid}-${randomBytes(4).toString('hex')}-w${index}`;
     const channel = this.#hub ? new MessageChannel() : undefined;
-    const data: WorkerData = { index, config, allowUwsFallback, nodeId, hubPort: channel?.port2, rateLimitCounters: this.#rateLimitCounters };
-    const thread = new Worker(script, { workerData: data, transferList: channel ? [channel.port2] : [], name: `realtime-worker-${index}` });
+    const idempotencyChannel = this.#idempotency ? new MessageChannel() : undefined;
+    const data: WorkerData = { index, config, allowUwsFallback, nodeId, hubPort: channel?.port2, rateLimitCounters: this.#rateLimitCounters, idempotencyPort: idempotencyChannel?.port2 };
+    const transferList = [channel?.port2, idempotencyChannel?.port2].filter((port) => port !== undefined);
+    const thread = new Worker(script, { workerData: data, transferList, name: `realtime-worker-${index}` });
     if (channel) this.#hub!.attach(channel.port1, nodeId);
+    if (idempotencyChannel) this.#idempotency!.host.attach(idempotencyChannel.port1);
     let onExit!: () => void;
     const exited = new Promise<void>((resolve) => (onExit = resolve));
     const worker: PoolWorker = { index, nodeId, thread, exited };
@@ -245,6 +253,7 @@ export class WorkerPool implements SupervisedDaemon {
       }),
     );
     this.#hub?.close();
+    await this.#idempotency?.close();
   }
 
   /** Tests only: makes the first worker throw an uncaught error (it does so only with REALTIME_TEST_CRASH_WORKER set). */

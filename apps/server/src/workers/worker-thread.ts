@@ -55,6 +55,7 @@ function serve(daemon: Daemon): void {
           // Stopped and answered: the thread ends (its stdout is flushed to the process's first).
           parent.close();
           data.hubPort?.close();
+          data.idempotencyPort?.close();
         });
         return;
       case 'metrics':
@@ -84,7 +85,7 @@ try {
     scaler,
     allowUwsFallback: data.allowUwsFallback,
     onClusterRestart: () => post({ k: 'cluster-restart' }),
-    worker: { renderMetrics, nodeId: data.nodeId, rateLimitCounters: data.rateLimitCounters },
+    worker: { renderMetrics, nodeId: data.nodeId, rateLimitCounters: data.rateLimitCounters, idempotencyPort: data.idempotencyPort },
   });
   serve(daemon);
   post({ k: 'ready' });
@@ -92,4 +93,5 @@ try {
   post({ k: 'start-failed', message: errorText(error) });
   parent.close();
   data.hubPort?.close();
+  data.idempotencyPort?.close();
 }

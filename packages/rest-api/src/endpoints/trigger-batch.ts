@@ -9,6 +9,7 @@ import { parseBatchBody, parseInfo } from '../request-body.js';
  */
 export const triggerBatch = defineEndpoint({
   method: 'POST',
+  idempotent: true,
   path: '/batch_events',
   parse({ app, body, maxJsonDepth }): PreparedTrigger[] {
     const { batch } = parseBatchBody(body, maxJsonDepth);

@@ -5,6 +5,7 @@ import { parseEventBody, parseInfo } from '../request-body.js';
 /** `POST /apps/:appId/events`: one event to 1..maxChannelsPerEvent channels. */
 export const triggerEvent = defineEndpoint({
   method: 'POST',
+  idempotent: true,
   path: '/events',
   parse({ app, body, maxJsonDepth }): PreparedTrigger {
     const parsed = parseEventBody(body, maxJsonDepth);

@@ -1,0 +1,85 @@
+import type { Cluster, Redis } from 'ioredis';
+import { z } from 'zod';
+import { IdempotencyError } from './errors.js';
+
+/** The longest window a key may be remembered: a day. */
+export const MAX_WINDOW_MS = 86_400_000;
+/** The most keys a memory store may hold. */
+export const MAX_KEYS = 10_000_000;
+
+export interface MemoryStoreOptions {
+  /** How long a key is remembered from its first claim, in ms. Default 120 000 (2 minutes). */
+  windowMs?: number;
+  /** The most keys held; past it the oldest key is forgotten early (see the README). Default 100 000. */
+  maxKeys?: number;
+  /** The clock, in ms; tests pass a fake one. Default `Date.now`. */
+  now?: () => number;
+}
+
+export interface RedisStoreOptions {
+  /** An ioredis client of the caller (`Redis` or `Cluster`); the store never connects or closes it. */
+  client: Redis | Cluster;
+  /** How long a key is remembered from its first claim, in ms. Default 120 000. */
+  windowMs?: number;
+  /** Keys are `<keyPrefix>:<app id>:<key>`. Default `realtime:idem`. */
+  keyPrefix?: string;
+  /** How long a call waits for Redis before it rejects with `UNAVAILABLE`, in ms. Default 1 000. */
+  timeoutMs?: number;
+}
+
+export interface PortStoreOptions {
+  /** How long a call waits for the main thread before it rejects with `UNAVAILABLE`, in ms. Default 1 000. */
+  timeoutMs?: number;
+}
+
+const windowMs = z
+  .number({ error: 'windowMs must be a number of milliseconds' })
+  .int({ error: 'windowMs must be an integer number of milliseconds' })
+  .min(1, { error: 'windowMs must be at least 1 ms' })
+  .max(MAX_WINDOW_MS, { error: `windowMs must be at most ${MAX_WINDOW_MS} ms (a day)` })
+  .default(120_000);
+const timeoutMs = z
+  .number({ error: 'timeoutMs must be a number of milliseconds' })
+  .int({ error: 'timeoutMs must be an integer number of milliseconds' })
+  .min(1, { error: 'timeoutMs must be at least 1 ms' })
+  .max(60_000, { error: 'timeoutMs must be at most 60000 ms' })
+  .default(1_000);
+
+const memorySchema = z.object({
+  windowMs,
+  maxKeys: z
+    .number({ error: 'maxKeys must be a number of keys' })
+    .int({ error: 'maxKeys must be an integer number of keys' })
+    .min(1, { error: 'maxKeys must be at least 1' })
+    .max(MAX_KEYS, { error: `maxKeys must be at most ${MAX_KEYS}` })
+    .default(100_000),
+  now: z.custom<() => number>((value) => typeof value === 'function', { error: 'now must be a function returning milliseconds' }).optional(),
+});
+
+const looksLikeIoredis = (value: unknown) =>
+  typeof value === 'object' && value !== null && ['set', 'eval', 'get'].every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+
+const redisSchema = z.object({
+  client: z.custom<Redis | Cluster>(looksLikeIoredis, { error: 'client must be an ioredis client (new Redis(url) or new Cluster(nodes))' }),
+  windowMs,
+  keyPrefix: z
+    .string({ error: 'keyPrefix must be a string' })
+    .min(1, { error: 'keyPrefix must not be empty' })
+    .max(100, { error: 'keyPrefix must be at most 100 characters' })
+    .default('realtime:idem'),
+  timeoutMs,
+});
+
+const portSchema = z.object({ timeoutMs });
+
+function parse<T>(schema: z.ZodType<T>, options: unknown, what: string): T {
+  const parsed = schema.safeParse(options ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const key = issue && issue.path.length > 0 ? ` ${issue.path.join('.')}` : '';
+  throw new IdempotencyError('INVALID_OPTION', `@org/idempotency ${what}: invalid option${key}: ${issue?.message ?? 'options must be an object'}`);
+}
+
+export const resolveMemoryOptions = (options: MemoryStoreOptions | undefined) => parse(memorySchema, options, 'createMemoryStore');
+export const resolveRedisOptions = (options: RedisStoreOptions) => parse(redisSchema, options, 'createRedisStore');
+export const resolvePortOptions = (options: PortStoreOptions | undefined) => parse(portSchema, options, 'createPortStore');

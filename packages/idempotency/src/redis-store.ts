@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { decodeAnswer, encodeAnswer } from './answer-codec.js';
+import { IdempotencyError } from './errors.js';
+import { resolveRedisOptions, type RedisStoreOptions } from './options.js';
+import type { Claim, ClaimToken, IdempotencyStore } from './store.js';
+
+/**
+ * A claim in flight is `pending:<claim id>`; a completed one is `done:<answer JSON>`, in the same key,
+ * so every call touches one key and works on a Redis Cluster unchanged.
+ */
+const pendingPrefix = 'pending:';
+const donePrefix = 'done:';
+
+/** Sets the key when absent (for the window), else answers what it holds: `SET NX GET` for Redis before 7. */
+const claimScript = `local held = redis.call('GET', KEYS[1]) if held then return held end redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return false`;
+/** Replaces the value only while this claim holds the key, keeping the window's TTL (Redis 6+). */
+const completeScript = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') end return 0`;
+/** Deletes the key only while this claim holds it: a late release never frees a successor's claim. */
+const releaseScript = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/**
+ * Keys in Redis (6 or later) or a Redis Cluster. A script does `SET <keyPrefix>:<app>:<key>
+ * pending:<id> NX PX <windowMs>` or answers the value held, so exactly one claim of a key is first
+ * across every process sharing the Redis; the answer replaces the value for the rest of the window.
+ * Every call touches one key, so a Cluster needs nothing more. Each call waits at most `timeoutMs`,
+ * then rejects with `UNAVAILABLE` (a caller then serves the request without idempotency, at least
+ * once); a claim that timed out is released after its script, on the same connection, so a late
+ * claim does not hold the key for the window.
+ *
+ * @example
+ * const store = createRedisStore({ client: new Redis(url), windowMs: 120_000 });
+ */
+export function createRedisStore(options: RedisStoreOptions): IdempotencyStore {
+  const { client, windowMs, keyPrefix, timeoutMs } = resolveRedisOptions(options);
+  let closed = false;
+  // App ids and keys are URI-encoded: no `:` of theirs can make two keys one.
+  const redisKey = (appId: string, key: string) => `${keyPrefix}:${encodeURIComponent(appId)}:${encodeURIComponent(key)}`;
+
+  const bounded = <T>(work: Promise<T>, what: string): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new IdempotencyError('UNAVAILABLE', `Redis did not answer the idempotency ${what} within ${timeoutMs} ms`)), timeoutMs);
+    });
+    const answered = work.catch((error: unknown) => {
+      throw error instanceof IdempotencyError ? error : new IdempotencyError('UNAVAILABLE', `Redis refused the idempotency ${what}`, { cause: error });
+    });
+    return Promise.race([answered, timeout]).finally(() => clearTimeout(timer));
+  };
+  const release = (token: ClaimToken) =>
+    client.eval(releaseScript, 1, redisKey(token.appId, token.key), pendingPrefix + token.id).then(() => undefined);
+
+  return {
+    async claim(appId, key) {
+      if (closed) throw new IdempotencyError('CLOSED', 'the idempotency store is closed');
+      const name = redisKey(appId, key);
+      const id = randomUUID();
+      const token: ClaimToken = { appId, key, id };
+      const setting = client.eval(claimScript, 1, name, pendingPrefix + id, windowMs) as Promise<string | null>;
+      let held: string | null;
+      try {
+        held = await bounded(setting, 'claim');
+      } catch (error) {
+        // Queued after the SET on the same connection: if the SET lands late, this frees the key again.
+        setting.then(() => release(token), () => {}).catch(() => {});
+        throw error;
+      }
+      if (held === null) return { status: 'first', token };
+      if (held.startsWith(pendingPrefix)) return { status: 'in-flight' };
+      if (held.startsWith(donePrefix)) return { status: 'done', answer: decodeAnswer(held.slice(donePrefix.length)) } satisfies Claim;
+      // Not ours (another program under the prefix): neither replayed nor taken for a running request.
+      throw new IdempotencyError('UNAVAILABLE', 'the idempotency key holds a value this store did not write');
+    },
+    async complete(token, answer) {
+      await bounded(client.eval(completeScript, 1, redisKey(token.appId, token.key), pendingPrefix + token.id, donePrefix + encodeAnswer(answer)), 'completion');
+    },
+    async release(token) {
+      await bounded(release(token), 'release');
+    },
+    close() {
+      closed = true;
+      return Promise.resolve();
+    },
+  };
+}
