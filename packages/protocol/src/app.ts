@@ -40,6 +40,16 @@ export interface App {
   readonly maxBatchSize: number;
   /** Seconds a cache channel keeps its last event. */
   readonly cacheTtl: number;
+  /**
+   * Sends `pusher_internal:subscription_count` to the subscribers of a channel (not presence, not
+   * `#server-to-user-`) when its cluster-wide subscription count changes, and reports `subscription.count`.
+   */
+  readonly enableSubscriptionCount: boolean;
+  /**
+   * Coalescing of subscription counts, in ms: per channel and node, the first change after a quiet
+   * interval is sent at once, later ones at most once per interval (at its end, with the count then).
+   */
+  readonly subscriptionCountIntervalMs: number;
 }
 
 export type AppOptions = Pick<App, 'id' | 'key' | 'secret'> & Partial<Omit<App, 'id' | 'key' | 'secret'>>;
@@ -66,13 +76,15 @@ export const appDefaults: Omit<App, 'id' | 'key' | 'secret' | 'name'> = {
   maxChannelsPerEvent: 100,
   maxBatchSize: 10,
   cacheTtl: 1_800,
+  enableSubscriptionCount: false,
+  subscriptionCountIntervalMs: 1_000,
 };
 
 const positiveIntegerKeys = [
   'maxConnections', 'activityTimeout', 'pingInterval', 'maxMessageSize', 'maxChannelNameLength',
   'maxEventNameLength', 'maxPresenceMembers', 'maxPresenceUserInfoSize', 'maxUserIdLength',
   'maxClientEventsPerSecond', 'maxChannelsPerConnection', 'maxFramesPerSecond', 'maxJsonDepth',
-  'maxChannelsPerEvent', 'maxBatchSize', 'cacheTtl',
+  'maxChannelsPerEvent', 'maxBatchSize', 'cacheTtl', 'subscriptionCountIntervalMs',
 ] as const;
 
 /** Fills in defaults and checks invariants; throws `RealtimeError('INVALID_OPTION')` naming the key. */
