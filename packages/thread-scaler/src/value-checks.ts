@@ -29,6 +29,8 @@ export function isClusterMessage(value: unknown): value is ClusterMessage {
       return isString(value['appId']) && isString(value['channel']) && isString(value['userId']) && isString(value['userInfo']) && optional('exceptSocketId');
     case 'member-removed':
       return isString(value['appId']) && isString(value['channel']) && isString(value['userId']);
+    case 'subscription-count-changed':
+      return isString(value['appId']) && isString(value['channel']);
     case 'terminate-user':
       return isString(value['appId']) && isString(value['userId']);
     case 'restart':
