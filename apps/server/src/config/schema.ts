@@ -60,6 +60,10 @@ export const applicationSchema = z.strictObject({
   max_frames_per_second: z.number().int().positive().default(appDefaults.maxFramesPerSecond),
   /** Deepest nesting of arrays and objects accepted in JSON from clients. */
   max_json_depth: z.number().int().positive().max(1_000).default(appDefaults.maxJsonDepth),
+  /** Sends pusher_internal:subscription_count to a channel's subscribers (not presence) when its count changes. */
+  enable_subscription_count: z.boolean().default(appDefaults.enableSubscriptionCount),
+  /** Per channel and node: the first change after a quiet interval is sent at once, later ones at most once per interval. */
+  subscription_count_interval_ms: z.number().int().min(10).max(60_000).default(appDefaults.subscriptionCountIntervalMs),
   /** @org/webhooks' own schema for an entry (its defaults, e.g. max_queue_bytes, stay in that package). */
   webhooks: z.array(webhookConfigSchema).default([]),
 });

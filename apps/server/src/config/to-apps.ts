@@ -29,6 +29,8 @@ export function toApp(app: ApplicationConfig, server: ServerConfig, rateLimiter?
     maxChannelsPerConnection: app.max_channels_per_connection,
     maxFramesPerSecond: app.max_frames_per_second,
     maxJsonDepth: app.max_json_depth,
+    enableSubscriptionCount: app.enable_subscription_count,
+    subscriptionCountIntervalMs: app.subscription_count_interval_ms,
     // Left out when unset: an explicit undefined would replace the default.
     ...(app.name !== undefined ? { name: app.name } : {}),
     ...(activityTimeout !== undefined ? { activityTimeout } : {}),
