@@ -4,7 +4,7 @@ import { subscriptionCountFrame } from './frames.js';
 import type { Scaler } from './scaler.js';
 
 /** What the subscription counts need of their node. */
-export interface SubscriptionCountHost {
+interface SubscriptionCountHost {
   readonly scaler: Scaler;
   /** How many of this node's sockets hear the channel. */
   localSubscribers(app: App, channel: string): number;
@@ -18,10 +18,10 @@ export interface SubscriptionCountHost {
   failed(error: unknown, app: App, channel: string): void;
 }
 
-export const subscriptionCountEvent = 'pusher_internal:subscription_count';
+const subscriptionCountEvent = 'pusher_internal:subscription_count';
 
 /** Whether an app's channel gets counts: with the option on, every channel type but presence (which has members) and a user's own channel. */
-export function countsSubscriptions(app: App, channel: string): boolean {
+function countsSubscriptions(app: App, channel: string): boolean {
   if (!app.enableSubscriptionCount) return false;
   const type = channelType(channel);
   return type !== 'presence' && type !== 'server-to-user';
