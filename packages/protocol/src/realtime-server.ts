@@ -415,7 +415,10 @@ export class RealtimeServer {
     }
     for (const { appId, channel } of loss.vacatedChannels) {
       const app = await this.apps.findById(appId);
-      if (app) this.events.emit('channel.vacated', { app, channel });
+      if (!app) continue;
+      this.events.emit('channel.vacated', { app, channel });
+      // No subscriber is left to tell, but `subscription.count` (the webhook) reports the 0.
+      this.#node.subscriptionCountChanged(app, channel);
     }
   }
 

@@ -144,6 +144,19 @@ describe('coalescing', () => {
 });
 
 describe('subscription counts across nodes', () => {
+  it('keeps no state for signals about channels without a local subscriber, or of apps without counts', async () => {
+    const cluster = createMemoryCluster();
+    const receiver = await engine(cluster.node());
+    const sender = cluster.node();
+    await sender.start(() => {});
+    servers.push(receiver.server);
+    for (let i = 0; i < 1_000; i++) sender.publish({ type: 'subscription-count-changed', appId: counting.id, channel: `nobody-${i}` });
+    sender.publish({ type: 'subscription-count-changed', appId: silent.id, channel: 'room' });
+    sender.publish({ type: 'subscription-count-changed', appId: 'no-such-app', channel: 'room' });
+    await settle();
+    expect(localNodeOf(receiver.server).subscriptionCounts.size).toBe(0);
+  });
+
   it('tells subscribers on every node the cluster-wide count', async () => {
     const cluster = createMemoryCluster();
     const nodes = [await engine(cluster.node()), await engine(cluster.node())];

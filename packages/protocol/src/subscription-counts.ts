@@ -97,6 +97,8 @@ export class SubscriptionCounts {
       entry.flush = true;
       return;
     }
+    // Nobody here to tell (a node that hears every channel, or a signal from a foreign publisher): no entry, no timer.
+    if (this.#host.localSubscribers(app, channel) === 0) return;
     this.#begin(app, channel, false);
   }
 
