@@ -1,5 +1,6 @@
+import { startWebhookReceiver, type WebhookReceiver } from '@org/webhooks/testing';
 import type Pusher from 'pusher-js';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonConfig, testApp, type TestApp } from './helpers/apps.js';
 import { disconnect, pusherClient, subscribed } from './helpers/clients.js';
 import { startDaemon, type RunningDaemon } from './helpers/daemon.js';
@@ -68,6 +69,27 @@ describe('subscription counts on one daemon, through pusher-js', () => {
     await allSee([witness.counted], 1);
     await sleep(400);
     expect([...presence, ...off].map(({ counted: { counts } }) => counts)).toEqual([[], [], [], []]);
+  });
+});
+
+describe('the subscription_count webhook from the daemon', () => {
+  let hook: WebhookReceiver;
+  afterAll(async () => {
+    await hook.close();
+  });
+
+  it("sends Pusher's payload, signed, to a webhook whose event_types include subscription_count", async () => {
+    const app = testApp('counted-hooks', { enable_subscription_count: true, subscription_count_interval_ms: 100 });
+    hook = await startWebhookReceiver(app);
+    const daemon = await startDaemon(daemonConfig([{ ...app, webhooks: [{ url: hook.url, event_types: ['subscription_count'] }] }]));
+    await subscribeCounting(daemon, app, 'hooked');
+    await subscribeCounting(daemon, app, 'hooked');
+    // With two workers each reports its own changes; the receiver may get them in any order, the count 2 among them.
+    await waitFor(() => (hook.received.some((request) => request.rawBody.includes('"subscription_count":2')) ? true : undefined), 'a subscription_count webhook with 2');
+    const events = hook.received.flatMap((request) => (JSON.parse(request.rawBody) as { events: unknown[] }).events);
+    expect(events).toContainEqual({ name: 'subscription_count', channel: 'hooked', subscription_count: 2 });
+    expect(events.every((event) => (event as { name: string }).name === 'subscription_count')).toBe(true);
+    expect(hook.received.every((request) => request.valid)).toBe(true);
   });
 });
 
