@@ -97,10 +97,11 @@ describe('the subscription_count webhook from the daemon', () => {
 function clusterTests(store: ScalingBackend) {
   let one: RunningDaemon;
   let two: RunningDaemon;
+  let doomed: RunningDaemon;
 
   beforeAll(async () => {
     const deployment = store.config(uniqueChannel('subscription-counts'));
-    [one, two] = await Promise.all([startDaemon(daemonConfig([counted], deployment)), startDaemon(daemonConfig([counted], deployment))]);
+    [one, two, doomed] = await Promise.all([0, 1, 2].map(() => startDaemon(daemonConfig([counted], deployment)))) as [RunningDaemon, RunningDaemon, RunningDaemon];
   });
 
   it('give every subscriber, on either node, the cluster-wide count as it goes up and down', async () => {
@@ -119,6 +120,19 @@ function clusterTests(store: ScalingBackend) {
     disconnect(onOne.client);
     await allSee([onTwo.counted], 1);
   });
+
+  it('give the survivors the lower count after a node with subscribers is SIGKILLed, once its loss is detected', async () => {
+    const survivors = [await subscribeCounting(one, counted, 'arena'), await subscribeCounting(two, counted, 'arena')];
+    await subscribeCounting(doomed, counted, 'arena');
+    await subscribeCounting(doomed, counted, 'arena');
+    await allSee(survivors.map(({ counted }) => counted), 4);
+    await doomed.kill();
+    await waitFor(
+      () => (survivors.every(({ counted: { counts } }) => counts.at(-1) === 2) ? true : undefined),
+      'the survivors to see the count without the dead node\'s subscribers',
+      15_000,
+    );
+  }, 30_000);
 }
 
 for (const store of stores) describe(`subscription counts across two daemons on ${store.name}`, () => clusterTests(store));

@@ -420,6 +420,10 @@ export class RealtimeServer {
       // No subscriber is left to tell, but `subscription.count` (the webhook) reports the 0.
       this.#node.subscriptionCountChanged(app, channel);
     }
+    for (const { appId, channel } of loss.reducedChannels ?? []) {
+      const app = await this.apps.findById(appId);
+      if (app) this.#node.subscriptionCountChanged(app, channel);
+    }
   }
 
   /**

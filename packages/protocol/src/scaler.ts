@@ -54,6 +54,11 @@ export interface NodeLoss {
   members: { appId: string; channel: string; userId: string }[];
   /** Channels that thereby have no subscriber left anywhere. */
   vacatedChannels: { appId: string; channel: string }[];
+  /**
+   * Channels that thereby lost subscribers but keep some (for their subscription counts). Optional: a
+   * scaler without it leaves those counts as they were until the channel's next change.
+   */
+  reducedChannels?: { appId: string; channel: string }[];
 }
 
 export type NodeLossHandler = (loss: NodeLoss) => void;
