@@ -15,6 +15,7 @@ const acrossWorkers = [
   'test/app-isolation.test.ts',
   'test/scaling-delivery.test.ts',
   'test/idempotent-triggers.test.ts',
+  'test/subscription-counts.test.ts',
 ];
 
 export default defineConfig({

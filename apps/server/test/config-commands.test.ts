@@ -131,7 +131,7 @@ describe('realtime-server config print', () => {
     const printed = JSON.parse(stdout) as Printed;
     expect(printed.file).toMatch(/print\.yaml$/);
     expect(printed.config.servers['main']).toMatchObject({ host: '127.0.0.1', port: 6001, path: '' });
-    expect(printed.config.applications[0]).toMatchObject({ id: '1', key: 'app-key', secret: '[redacted]', max_connections: 100 });
+    expect(printed.config.applications[0]).toMatchObject({ id: '1', key: 'app-key', secret: '[redacted]', max_connections: 100, enable_subscription_count: false, subscription_count_interval_ms: 1000 });
     expect(printed.config.applications[0]!.webhooks[0]).toEqual({ url: 'https://hooks.example/[redacted]?token=[redacted]', headers: { Authorization: '[redacted]' } });
     expect(printed.config.redis).toMatchObject({ host: '127.0.0.1', password: '[redacted]' });
     expect(printed.config.scaling).toMatchObject({ enabled: true, server: { url: 'redis://:[redacted]@127.0.0.1:6390/0' } });

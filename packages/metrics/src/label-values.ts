@@ -32,6 +32,7 @@ export const handlerKinds = Object.keys({
   cluster_message: 0,
   node_loss: 0,
   member_event: 0,
+  subscription_count: 0,
 } satisfies Record<HandlerKind, 0>);
 
 const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

@@ -47,6 +47,16 @@ export interface App {
   readonly enableUserAuthentication: boolean;
   /** Seconds a connection has to authorize itself when `enableUserAuthentication` is on; at most a day. */
   readonly userAuthenticationTimeout: number;
+  /**
+   * Sends `pusher_internal:subscription_count` to the subscribers of a channel (not presence, not
+   * `#server-to-user-`) when its cluster-wide subscription count changes, and reports `subscription.count`.
+   */
+  readonly enableSubscriptionCount: boolean;
+  /**
+   * Coalescing of subscription counts, in ms: per channel and node, the first change after a quiet
+   * interval is sent at once, later ones at most once per interval (at its end, with the count then).
+   */
+  readonly subscriptionCountIntervalMs: number;
 }
 
 export type AppOptions = Pick<App, 'id' | 'key' | 'secret'> & Partial<Omit<App, 'id' | 'key' | 'secret'>>;
@@ -75,6 +85,8 @@ export const appDefaults: Omit<App, 'id' | 'key' | 'secret' | 'name'> = {
   cacheTtl: 1_800,
   enableUserAuthentication: false,
   userAuthenticationTimeout: 30,
+  enableSubscriptionCount: false,
+  subscriptionCountIntervalMs: 1_000,
 };
 
 /**
@@ -87,7 +99,7 @@ const positiveIntegerKeys = [
   'maxConnections', 'activityTimeout', 'pingInterval', 'maxMessageSize', 'maxChannelNameLength',
   'maxEventNameLength', 'maxPresenceMembers', 'maxPresenceUserInfoSize', 'maxUserIdLength',
   'maxClientEventsPerSecond', 'maxChannelsPerConnection', 'maxFramesPerSecond', 'maxJsonDepth',
-  'maxChannelsPerEvent', 'maxBatchSize', 'cacheTtl', 'userAuthenticationTimeout',
+  'maxChannelsPerEvent', 'maxBatchSize', 'cacheTtl', 'userAuthenticationTimeout', 'subscriptionCountIntervalMs',
 ] as const;
 
 /** Fills in defaults and checks invariants; throws `RealtimeError('INVALID_OPTION')` naming the key. */

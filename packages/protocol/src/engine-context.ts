@@ -50,6 +50,12 @@ export interface EngineContext {
 
   /** An event to a channel's subscribers on every node, skipping the socket `exceptSocketId`. */
   broadcast(app: App, channel: string, frame: string, event: string, exceptSocketId?: string): void;
+  /**
+   * The channel's subscription count changed through this node and the change is committed in the
+   * scaler: its subscribers on every node get the new count (coalesced; nothing for apps without
+   * `enableSubscriptionCount` or channels without counts).
+   */
+  subscriptionCountChanged(app: App, channel: string): void;
   /** A presence change, to every node's subscribers of the channel; reported as `member.added` or `member.removed`. */
   announceMember(app: App, message: MemberMessage): void;
   /** Closes this node's connections of a user (signed in as it, or in a presence channel as it); returns how many. */

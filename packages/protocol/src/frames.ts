@@ -39,6 +39,11 @@ export function memberRemovedFrame(channel: string, userId: string): string {
   return `{"event":"pusher_internal:member_removed","channel":${q(channel)},"data":${q(`{"user_id":${q(userId)}}`)}}`;
 }
 
+/** `data` is JSON text, as in every server frame: pusher-js reads `subscription_count` from it. */
+export function subscriptionCountFrame(channel: string, count: number): string {
+  return `{"event":"pusher_internal:subscription_count","channel":${q(channel)},"data":${q(`{"subscription_count":${count}}`)}}`;
+}
+
 export function cacheMissFrame(channel: string): string {
   return `{"event":"pusher:cache_miss","channel":${q(channel)},"data":"{}"}`;
 }

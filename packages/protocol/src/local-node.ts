@@ -6,7 +6,8 @@ import type { EngineContext, EngineLog, MemberMessage } from './engine-context.j
 import { errorFrame, pingFrame } from './frames.js';
 import { memberChangeFrom, type MemberChange } from './member-events.js';
 import type { Scaler } from './scaler.js';
-import type { ServerEventMap, ServerEventName, ServerEvents } from './server-events.js';
+import type { HandlerKind, ServerEventMap, ServerEventName, ServerEvents } from './server-events.js';
+import { SubscriptionCounts } from './subscription-counts.js';
 import type { Transport } from './transport.js';
 
 /** Client events are relayed, never cached: they do not overtake a cache replay. */
@@ -90,12 +91,25 @@ export class LocalNode implements EngineContext {
   readonly #awaitingMembers = new Map<string, Set<ConnectionRecord>>();
   /** Subscribers with a cache replay pending, per topic, and whether a cacheable event reached them since. */
   readonly #watchedTopics = new Map<string, Set<CacheWatch>>();
+  /** `pusher_internal:subscription_count`, coalesced per channel (apps with `enableSubscriptionCount`). */
+  readonly subscriptionCounts: SubscriptionCounts;
 
   constructor(
     readonly scaler: Scaler,
     readonly events: ServerEvents,
     readonly log: EngineLog,
-  ) {}
+    /** A caught failure outside a client's frame (counted and logged by the engine). */
+    failed: (kind: HandlerKind, error: unknown, app: App, context: Record<string, unknown>) => void = () => {},
+  ) {
+    this.subscriptionCounts = new SubscriptionCounts({
+      scaler,
+      localSubscribers: (app, channel) => this.transport.subscriberCount(fanOutTopic(app.id, channel)),
+      publishLocal: (app, channel, frame, event) => this.publishLocal(app, channel, frame, event),
+      wantsCountEvents: () => events.has('subscription.count'),
+      emitCount: (app, channel, count) => events.emit('subscription.count', { app, channel, count }),
+      failed: (error, app, channel) => failed('subscription_count', error, app, { app: app.id, channel }),
+    });
+  }
 
   emit<E extends ServerEventName>(event: E, payload: ServerEventMap[E]): void {
     this.events.emit(event, payload);
@@ -179,6 +193,10 @@ export class LocalNode implements EngineContext {
         ? { type: 'broadcast', appId: app.id, channel, frame }
         : { type: 'broadcast', appId: app.id, channel, frame, exceptSocketId },
     );
+  }
+
+  subscriptionCountChanged(app: App, channel: string): void {
+    this.subscriptionCounts.changed(app, channel);
   }
 
   announceMember(app: App, message: MemberMessage): void {

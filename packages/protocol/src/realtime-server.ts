@@ -112,11 +112,11 @@ export class RealtimeServer {
       handler: logger('socket.handler'),
       server: logger('socket.server'),
     };
-    this.#node = new LocalNode(this.scaler, this.events, log);
+    this.#failures = new FailureReporter(log.handler);
+    this.#node = new LocalNode(this.scaler, this.events, log, (kind, error, app, context) => this.#failed(kind, error, app, context));
     nodes.set(this, this.#node);
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 1_000;
     this.#protocolVersion = String(options.protocolVersion ?? 7);
-    this.#failures = new FailureReporter(log.handler);
     this.#fromBus = new OrderedDelivery((error) => {
       this.#failed('member_event', error, undefined, {});
     });
@@ -161,6 +161,8 @@ export class RealtimeServer {
     await new Promise((resolve) => setTimeout(resolve, 50));
     for (const connection of [...connections.values()]) this.close(connection);
     await Promise.all(this.#pendingCleanups);
+    // After the cleanups: the other nodes were told their channels' counts dropped; nothing is left to send here.
+    this.#node.subscriptionCounts.stop();
     await this.scaler.close();
   }
 
@@ -350,6 +352,19 @@ export class RealtimeServer {
         });
         return;
       }
+      case 'subscription-count-changed': {
+        const { appId, channel } = message;
+        const counts = this.#node.subscriptionCounts;
+        const found = this.apps.findById(appId);
+        if (!(found instanceof Promise)) {
+          if (found) counts.signalled(found, channel);
+          return;
+        }
+        found.then((app) => app && counts.signalled(app, channel)).catch((error: unknown) => {
+          this.#failed('cluster_message', error, undefined, { type: message.type });
+        });
+        return;
+      }
       case 'terminate-user':
         this.#node.terminateLocalUser(message.appId, message.userId);
         return;
@@ -400,7 +415,14 @@ export class RealtimeServer {
     }
     for (const { appId, channel } of loss.vacatedChannels) {
       const app = await this.apps.findById(appId);
-      if (app) this.events.emit('channel.vacated', { app, channel });
+      if (!app) continue;
+      this.events.emit('channel.vacated', { app, channel });
+      // No subscriber is left to tell, but `subscription.count` (the webhook) reports the 0.
+      this.#node.subscriptionCountChanged(app, channel);
+    }
+    for (const { appId, channel } of loss.reducedChannels ?? []) {
+      const app = await this.apps.findById(appId);
+      if (app) this.#node.subscriptionCountChanged(app, channel);
     }
   }
 

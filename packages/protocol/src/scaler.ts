@@ -34,6 +34,11 @@ export type ClusterMessage =
   | { type: 'member-added'; appId: string; channel: string; userId: string; userInfo: string; exceptSocketId?: string }
   /** A user's last socket left a presence channel. */
   | { type: 'member-removed'; appId: string; channel: string; userId: string }
+  /**
+   * A channel's subscription count changed (already committed); no count: each receiving node reads the
+   * exact count from the scaler and tells its own subscribers (`subscription-counts.ts`).
+   */
+  | { type: 'subscription-count-changed'; appId: string; channel: string }
   | { type: 'terminate-user'; appId: string; userId: string }
   | { type: 'restart' };
 
@@ -49,6 +54,11 @@ export interface NodeLoss {
   members: { appId: string; channel: string; userId: string }[];
   /** Channels that thereby have no subscriber left anywhere. */
   vacatedChannels: { appId: string; channel: string }[];
+  /**
+   * Channels that thereby lost subscribers but keep some (for their subscription counts). Optional: a
+   * scaler without it leaves those counts as they were until the channel's next change.
+   */
+  reducedChannels?: { appId: string; channel: string }[];
 }
 
 export type NodeLossHandler = (loss: NodeLoss) => void;
@@ -56,7 +66,8 @@ export type NodeLossHandler = (loss: NodeLoss) => void;
 /**
  * How much of the cluster's traffic a node asks for.
  * - `'all'` (the default, and the contract every scaler keeps): every message any node publishes.
- * - `'subscribed'`: a channel's messages (`broadcast`, `member-added`, `member-removed`) only once this
+ * - `'subscribed'`: a channel's messages (`broadcast`, `member-added`, `member-removed`,
+ *   `subscription-count-changed`) only once this
  *   node holds a subscription or presence socket in that channel (from the moment `addSubscription` or
  *   `joinPresence` resolved until its last one is removed, plus a linger the scaler may choose), and every
  *   node-wide message (`terminate-user`, `restart`, and broadcasts to `#server-to-user-` channels, which

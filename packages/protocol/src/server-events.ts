@@ -17,6 +17,11 @@ export interface ServerEventMap {
   'member.removed': { app: App; channel: string; userId: string };
   'client.event': { app: App; channel: string; event: string; data: unknown; socketId: string; userId: string | undefined };
   'cache.miss': { app: App; channel: string };
+  /**
+   * A channel's cluster-wide subscription count after changes made on this node (apps with
+   * `enableSubscriptionCount`), coalesced as its subscribers' frames are: at most one per channel per interval and node.
+   */
+  'subscription.count': { app: App; channel: string; count: number };
   /** A client event dropped because its connection sent more than the app allows per second (4301). */
   'client.event.rate_limited': { app: App; channel: string; event: string; socketId: string };
   /** A subscription refused: bad channel name or auth, presence full or bad channel_data, or the connection's channel limit. */
@@ -49,7 +54,7 @@ export interface ServerEventMap {
 export type SubscriptionRefusalReason = 'invalid_channel' | 'auth' | 'invalid_presence_data' | 'presence_full' | 'channel_limit';
 export type FrameRefusalReason = 'invalid_json' | 'too_deep' | 'invalid_shape' | 'binary' | 'rate_limited';
 /** Where a handler failure happened: a fixed set, safe as a metric label. */
-export type HandlerKind = 'subscribe' | 'unsubscribe' | 'signin' | 'client_event' | 'frame' | 'cluster_message' | 'node_loss' | 'member_event';
+export type HandlerKind = 'subscribe' | 'unsubscribe' | 'signin' | 'client_event' | 'frame' | 'cluster_message' | 'node_loss' | 'member_event' | 'subscription_count';
 
 export type ServerEventName = keyof ServerEventMap;
 export type ServerEventListener<E extends ServerEventName> = (payload: ServerEventMap[E]) => void;

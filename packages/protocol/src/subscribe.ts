@@ -95,7 +95,10 @@ async function subscribe(context: EngineContext, connection: ConnectionRecord, c
     context.stopAwaitingMembers(connection, channel);
     if (connection.state === 'open' && connection.removeMembership(membership)) {
       context.leave(connection, membership);
-      await context.scaler.removeSubscription(app.id, channel, socketId).catch(() => undefined);
+      await context.scaler.removeSubscription(app.id, channel, socketId).then(
+        () => context.subscriptionCountChanged(app, channel),
+        () => undefined,
+      );
       if (membership.presenceUserId !== undefined) await context.scaler.leavePresence(app.id, channel, socketId, membership.presenceUserId).catch(() => undefined);
     }
     throw error;
@@ -147,6 +150,8 @@ async function register(context: EngineContext, connection: ConnectionRecord, me
       publishedSince = context.join(connection, membership);
       context.send(connection, subscriptionSucceededFrame(channel));
     }
+    // After the join: the count this change leads to reaches the new subscriber too.
+    context.subscriptionCountChanged(app, channel);
     if (publishedSince) {
       const watched = publishedSince;
       publishedSince = undefined;
@@ -207,6 +212,7 @@ async function leaveChannel(context: EngineContext, connection: ConnectionRecord
   context.leave(connection, membership);
 
   const remaining = await context.scaler.removeSubscription(app.id, channel, connection.socketId);
+  context.subscriptionCountChanged(app, channel);
   if (membership.presenceUserId !== undefined) await leavePresence(context, connection, channel, membership.presenceUserId);
   if (remaining === 0) context.emit('channel.vacated', { app, channel });
   context.log.channel.debug({ app: app.id, socketId: connection.socketId, channel }, 'unsubscribed');
@@ -238,6 +244,7 @@ export async function releaseChannels(context: EngineContext, connection: Connec
     membership.active = false;
   }
   const removal = await context.scaler.removeConnection(app.id, connection.socketId, held);
+  for (const { channel } of held) context.subscriptionCountChanged(app, channel);
   for (const { channel, userId } of removal.membersLeft) announceMemberRemoved(context, app, channel, userId);
   for (const channel of removal.vacated) context.emit('channel.vacated', { app, channel });
 }

@@ -10,6 +10,7 @@ describe('bus codec', () => {
       { type: 'member-added', appId: 'a', channel: 'presence-c', userId: 'u', userInfo: '{"n":1}' },
       { type: 'member-added', appId: 'a', channel: 'presence-c', userId: 'u', userInfo: '{}', exceptSocketId: '1.2' },
       { type: 'member-removed', appId: 'a', channel: 'presence-c', userId: 'u' },
+      { type: 'subscription-count-changed', appId: 'a', channel: 'c' },
       { type: 'terminate-user', appId: 'a', userId: 'u' },
       { type: 'restart' },
     ];
@@ -24,6 +25,18 @@ describe('bus codec', () => {
       { type: 'member-removed', appId: 'a', channel: null, userId: 'u' },
     ];
     for (const message of bad) expect(decodeMessage(encodeMessage('n', message as unknown as ClusterMessage))).toBeUndefined();
+  });
+
+  it('refuses a subscription-count-changed with a missing or mistyped field, and drops any field it does not know (a count above all)', () => {
+    const bad = [
+      { type: 'subscription-count-changed', appId: 'a' },
+      { type: 'subscription-count-changed', channel: 'c' },
+      { type: 'subscription-count-changed', appId: 1, channel: 'c' },
+      { type: 'subscription-count-changed', appId: 'a', channel: ['c'] },
+    ];
+    for (const message of bad) expect(decodeMessage(encodeMessage('n', message as unknown as ClusterMessage))).toBeUndefined();
+    const extra = { type: 'subscription-count-changed', appId: 'a', channel: 'c', count: 5 } as unknown as ClusterMessage;
+    expect(decodeMessage(encodeMessage('n', extra))).toEqual({ type: 'subscription-count-changed', appId: 'a', channel: 'c' });
   });
 
   it('carries the frame as a string, escaped once, so receivers forward it untouched', () => {

@@ -108,6 +108,11 @@ function toMessage(message: unknown): ClusterMessage | undefined {
       if (!isString(appId) || !isString(channel) || !isString(userId)) return undefined;
       return { type: 'member-removed', appId, channel, userId };
     }
+    case 'subscription-count-changed': {
+      const { appId, channel } = message;
+      if (!isString(appId) || !isString(channel)) return undefined;
+      return { type: 'subscription-count-changed', appId, channel };
+    }
     case 'terminate-user': {
       const { appId, userId } = message;
       if (!isString(appId) || !isString(userId)) return undefined;

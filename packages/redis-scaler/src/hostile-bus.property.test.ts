@@ -16,6 +16,8 @@ function wellFormed(message: ClusterMessage): boolean {
   switch (message.type) {
     case 'broadcast':
       return strings && (keys === 'appId,channel,frame,type' || keys === 'appId,channel,exceptSocketId,frame,type');
+    case 'subscription-count-changed':
+      return strings && keys === 'appId,channel,type';
     case 'terminate-user':
       return strings && keys === 'appId,type,userId';
     case 'restart':
@@ -29,7 +31,7 @@ const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFro
 const anyValue = fc.oneof(fc.anything({ maxDepth: 4 }), text, fc.constant(null), fc.integer(), fc.double());
 const messageLike = fc.record(
   {
-    type: fc.oneof(fc.constantFrom('broadcast', 'terminate-user', 'restart', 'other', ''), anyValue),
+    type: fc.oneof(fc.constantFrom('broadcast', 'subscription-count-changed', 'terminate-user', 'restart', 'other', ''), anyValue),
     appId: anyValue,
     channel: anyValue,
     frame: anyValue,
@@ -44,6 +46,7 @@ const envelopeLike = fc.record({ n: anyValue, s: numberLike, p: numberLike, a: f
 const validMessage: fc.Arbitrary<ClusterMessage> = fc.oneof(
   fc.record({ type: fc.constant('broadcast' as const), appId: text, channel: text, frame: text }),
   fc.record({ type: fc.constant('broadcast' as const), appId: text, channel: text, frame: text, exceptSocketId: text }),
+  fc.record({ type: fc.constant('subscription-count-changed' as const), appId: text, channel: text }),
   fc.record({ type: fc.constant('terminate-user' as const), appId: text, userId: text }),
   fc.constant({ type: 'restart' as const }),
 );

@@ -30,6 +30,7 @@ if (redis) {
       const timing = { heartbeatIntervalMs: 200, nodeTimeoutMs: 1_000 };
       const removedReports: NodeLoss['members'][] = [];
       const vacatedReports: NodeLoss['vacatedChannels'][] = [];
+      const reducedReports: NodeLoss['reducedChannels'][] = [];
       const doomed = open({ prefix, ...timing, nodeId: 'doomed' });
       const survivors = [1, 2, 3, 4].map(() => open({ prefix, ...timing }));
       await Promise.all(
@@ -39,6 +40,7 @@ if (redis) {
             (loss) => {
               removedReports.push(loss.members);
               vacatedReports.push(loss.vacatedChannels);
+              reducedReports.push(loss.reducedChannels);
             },
           ),
         ),
@@ -50,6 +52,7 @@ if (redis) {
       await doomed.addConnection(app, '1.2');
       await doomed.addSubscription(app, 'presence-room', '1.1');
       await doomed.addSubscription(app, 'only-doomed', '1.2');
+      await doomed.addSubscription(app, 'presence-room', '1.2');
       await doomed.joinPresence(app, 'presence-room', '1.1', { userId: 'alice', userInfo: '{"name":"Alice"}' }, 100);
       await doomed.joinPresence(app, 'presence-room', '1.2', { userId: 'bob', userInfo: '{}' }, 100);
       await b.addConnection(app, '2.1');
@@ -68,6 +71,8 @@ if (redis) {
       // bob still has a socket on b: only alice left the cluster.
       expect(removedReports).toEqual([[{ appId: app, channel: 'presence-room', userId: 'alice' }]]);
       expect(vacatedReports).toEqual([[{ appId: app, channel: 'only-doomed' }]]);
+      // presence-room keeps b's subscriber: reported once (for its subscription count) though two dead sockets held it.
+      expect(reducedReports).toEqual([[{ appId: app, channel: 'presence-room' }]]);
       expect(await b.userCount(app, 'presence-room')).toBe(1);
       expect(await b.presenceMembers(app, 'presence-room')).toEqual([{ userId: 'bob', userInfo: '{}' }]);
       expect(await b.subscriptionCount(app, 'presence-room')).toBe(1);

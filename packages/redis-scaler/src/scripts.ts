@@ -26,7 +26,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
  * so undoing an entry twice, or a stale one, changes nothing.
  */
 const undoEntry = `
-local function undoEntry(e, users, vacated)
+local function undoEntry(e, users, vacated, reduced)
   if e[1] == 'c' then
     redis.call('SREM', e[2], e[3])
   elseif e[1] == 's' then
@@ -37,6 +37,10 @@ local function undoEntry(e, users, vacated)
         table.insert(vacated, e[5]); table.insert(vacated, e[6])
       else
         redis.call('HSET', e[3], e[6], n)
+        if reduced then
+          local k = e[5] .. '\0' .. e[6]
+          if not reduced.seen[k] then reduced.seen[k] = true; table.insert(reduced.list, e[5]); table.insert(reduced.list, e[6]) end
+        end
       end
     end
   elseif e[1] == 'p' then
@@ -49,9 +53,9 @@ local function undoEntry(e, users, vacated)
     end
   end
 end
-local function undoRaw(raw, users, vacated)
+local function undoRaw(raw, users, vacated, reduced)
   local ok, e = pcall(cjson.decode, raw)
-  if ok and type(e) == 'table' then undoEntry(e, users, vacated) end
+  if ok and type(e) == 'table' then undoEntry(e, users, vacated, reduced) end
 end
 `;
 
@@ -202,7 +206,8 @@ return {added, dead, redis.call('ZCARD', KEYS[1])}`,
   },
   // KEYS: nodes, node. ARGV: nodeId, nodeTimeoutMs, force ('1' removes without the liveness check).
   // Only the caller that finds the node still dead and removes it gets the result; others get nil.
-  // Returns {{appId, channel, userId, ...} of users gone entirely, {appId, channel, ...} of vacated channels}.
+  // Returns {{appId, channel, userId, ...} of users gone entirely, {appId, channel, ...} of vacated channels,
+  // {appId, channel, ...} of channels that lost subscribers and kept some (each once; it may be vacated too)}.
   rsReap: {
     numberOfKeys: 2,
     lua: `${undoEntry}
@@ -213,10 +218,10 @@ if ARGV[3] ~= '1' then
   if tonumber(score) > now - tonumber(ARGV[2]) then return false end
 end
 redis.call('ZREM', KEYS[1], ARGV[1])
-local users, vacated = {}, {}
-for _, raw in ipairs(redis.call('SMEMBERS', KEYS[2])) do undoRaw(raw, users, vacated) end
+local users, vacated, reduced = {}, {}, { list = {}, seen = {} }
+for _, raw in ipairs(redis.call('SMEMBERS', KEYS[2])) do undoRaw(raw, users, vacated, reduced) end
 redis.call('DEL', KEYS[2])
-return {users, vacated}`,
+return {users, vacated, reduced.list}`,
   },
   // The heartbeat of a running node. KEYS: nodes, routed (ZSET of the nodes in routing 'subscribed', scored like nodes).
   // ARGV: nodeId, nodeTimeoutMs, routed ('1' or '0').

@@ -5,11 +5,12 @@ import { Topics } from './topics.js';
 describe('which topic a cluster message travels on', () => {
   const topics = new Topics(createKeys('realtime:broadcast'));
 
-  it('puts a channel\'s broadcasts and member events on the channel\'s topic, untagged', () => {
+  it('puts a channel\'s broadcasts, member events and count signals on the channel\'s topic, untagged', () => {
     const topic = 'realtime:broadcast:c:app-1:presence-room';
     expect(topics.of({ type: 'broadcast', appId: 'app-1', channel: 'presence-room', frame: '{}' })).toBe(topic);
     expect(topics.of({ type: 'member-added', appId: 'app-1', channel: 'presence-room', userId: 'u', userInfo: '{}' })).toBe(topic);
     expect(topics.of({ type: 'member-removed', appId: 'app-1', channel: 'presence-room', userId: 'u' })).toBe(topic);
+    expect(topics.of({ type: 'subscription-count-changed', appId: 'app-1', channel: 'presence-room' })).toBe(topic);
     expect(topic).not.toMatch(/[{}]/);
     expect(topics.kind(topic)).toBe('channel');
   });

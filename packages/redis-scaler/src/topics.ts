@@ -6,7 +6,7 @@ export type TopicKind = 'channel' | 'node';
 
 /**
  * Where each cluster message travels (see the README, "Routing").
- * - A channel's `broadcast`, `member-added` and `member-removed` go to the channel's topic: only
+ * - A channel's `broadcast`, `member-added`, `member-removed` and `subscription-count-changed` go to the channel's topic: only
  *   nodes with a local subscriber or presence socket in it listen there.
  * - `terminate-user`, `restart`, and broadcasts to `#server-to-user-` channels (no subscription is
  *   recorded for those: the user may be connected anywhere) go to the node-wide bus.
@@ -33,6 +33,7 @@ export class Topics {
         return message.channel.startsWith(serverToUserPrefix) ? undefined : message;
       case 'member-added':
       case 'member-removed':
+      case 'subscription-count-changed':
         return message;
       default:
         return undefined;

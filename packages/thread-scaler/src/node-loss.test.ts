@@ -48,7 +48,12 @@ async function lostWorker(code: number): Promise<{ loss: NodeLoss; hub: ScalerHu
 describe('a worker thread that ends without close()', () => {
   it('is removed by the hub: its sockets undone and the loss reported once to a surviving node', async () => {
     const { loss, hub } = await lostWorker(1);
-    expect(loss).toEqual({ members: [{ appId: 'app', channel: 'presence-x', userId: 'ghost' }], vacatedChannels: [{ appId: 'app', channel: 'presence-x' }] });
+    // 'room' keeps the survivor's subscriber: its count dropped, so it is reported for the subscription counts.
+    expect(loss).toEqual({
+      members: [{ appId: 'app', channel: 'presence-x', userId: 'ghost' }],
+      vacatedChannels: [{ appId: 'app', channel: 'presence-x' }],
+      reducedChannels: [{ appId: 'app', channel: 'room' }],
+    });
     expect(hub.state.connectionCount('app')).toBe(1);
     expect(hub.state.subscriptionCount('app', 'room')).toBe(1);
     expect(hub.state.userCount('app', 'presence-x')).toBe(0);

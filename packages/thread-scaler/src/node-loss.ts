@@ -31,7 +31,8 @@ function socketsOf(share: ClusterState): Iterable<SocketHeld> {
 
 /** Takes a node's sockets out of the cluster state (and its channels out of the interest table); what that changed, as a node loss. */
 function undo(state: ClusterState, interest: InterestTable, node: HubNode): NodeLoss {
-  const loss: NodeLoss = { members: [], vacatedChannels: [] };
+  const reducedChannels: NonNullable<NodeLoss['reducedChannels']> = [];
+  const loss: NodeLoss = { members: [], vacatedChannels: [], reducedChannels };
   for (const { appId, socketId, connected, held } of socketsOf(node.share)) {
     const channels = [...held.values()];
     const removal = connected ? state.removeConnection(appId, socketId, channels) : state.removeHeld(appId, socketId, channels);
@@ -39,6 +40,8 @@ function undo(state: ClusterState, interest: InterestTable, node: HubNode): Node
     for (const { channel, userId } of removal.membersLeft) loss.members.push({ appId, channel, userId });
   }
   const channels = [...node.share.subscriptionEntries()].map(([appId, channel]) => [appId, channel] as const);
+  // Still subscribed elsewhere: their subscription counts changed (the engine that hears of the loss tells them).
+  for (const [appId, channel] of channels) if (state.subscriptionCount(appId, channel) > 0) reducedChannels.push({ appId, channel });
   for (const [appId, channel] of node.share.presenceEntries()) channels.push([appId, channel]);
   node.share.clear();
   for (const [appId, channel] of channels) interest.refresh(node, appId, channel, []);
@@ -62,7 +65,7 @@ export function removeNode(hub: HubCore, node: HubNode, lost: boolean): void {
   if (node.routing === 'all') for (const other of nodes.values()) if (!interest.othersTakeAll(other)) post(other, { k: 'interest', all: false });
   if (!lost) return;
   stats.lost++;
-  if (loss.members.length === 0 && loss.vacatedChannels.length === 0) return;
+  if (loss.members.length === 0 && loss.vacatedChannels.length === 0 && loss.reducedChannels?.length === 0) return;
   const survivor = [...nodes.values()].find((candidate) => candidate.routing !== undefined);
   if (survivor) post(survivor, { k: 'lost', loss });
 }

@@ -29,6 +29,8 @@ export function isClusterMessage(value: unknown): value is ClusterMessage {
       return isString(value['appId']) && isString(value['channel']) && isString(value['userId']) && isString(value['userInfo']) && optional('exceptSocketId');
     case 'member-removed':
       return isString(value['appId']) && isString(value['channel']) && isString(value['userId']);
+    case 'subscription-count-changed':
+      return isString(value['appId']) && isString(value['channel']);
     case 'terminate-user':
       return isString(value['appId']) && isString(value['userId']);
     case 'restart':
@@ -38,12 +40,15 @@ export function isClusterMessage(value: unknown): value is ClusterMessage {
   }
 }
 
+const isChannelRef = (value: unknown): boolean => isRecord(value) && isString(value['appId']) && isString(value['channel']);
+
 export function isNodeLoss(value: unknown): value is NodeLoss {
   return (
     isRecord(value) &&
     Array.isArray(value['members']) &&
     value['members'].every((m) => isRecord(m) && isString(m['appId']) && isString(m['channel']) && isString(m['userId'])) &&
     Array.isArray(value['vacatedChannels']) &&
-    value['vacatedChannels'].every((c) => isRecord(c) && isString(c['appId']) && isString(c['channel']))
+    value['vacatedChannels'].every(isChannelRef) &&
+    (value['reducedChannels'] === undefined || (Array.isArray(value['reducedChannels']) && value['reducedChannels'].every(isChannelRef)))
   );
 }

@@ -99,6 +99,9 @@ export function createWebhooks(input: WebhooksOptions): Webhooks {
     events.on('cache.miss', ({ app, channel }) => {
       if (wanted(app)) send(app, { name: 'cache_miss', channel });
     }),
+    events.on('subscription.count', ({ app, channel, count }) => {
+      if (wanted(app)) send(app, { name: 'subscription_count', channel, subscription_count: count });
+    }),
   ];
 
   return {

@@ -1,5 +1,5 @@
 /** The Pusher webhook event types, in the names Pusher and its SDKs use. */
-export const webhookEventNames = ['channel_occupied', 'channel_vacated', 'member_added', 'member_removed', 'client_event', 'cache_miss'] as const;
+export const webhookEventNames = ['channel_occupied', 'channel_vacated', 'member_added', 'member_removed', 'client_event', 'cache_miss', 'subscription_count'] as const;
 
 export type WebhookEventName = (typeof webhookEventNames)[number];
 
@@ -7,6 +7,8 @@ export type WebhookEventName = (typeof webhookEventNames)[number];
 export type WebhookEvent =
   | { name: 'channel_occupied' | 'channel_vacated' | 'cache_miss'; channel: string }
   | { name: 'member_added' | 'member_removed'; channel: string; user_id: string }
+  /** The channel's cluster-wide subscription count after a change (apps with subscription counting on). */
+  | { name: 'subscription_count'; channel: string; subscription_count: number }
   | {
       name: 'client_event';
       channel: string;

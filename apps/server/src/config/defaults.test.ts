@@ -18,6 +18,8 @@ describe('defaults, written once', () => {
       max_channels_per_connection: appDefaults.maxChannelsPerConnection,
       max_frames_per_second: appDefaults.maxFramesPerSecond,
       max_json_depth: appDefaults.maxJsonDepth,
+      enable_subscription_count: appDefaults.enableSubscriptionCount,
+      subscription_count_interval_ms: appDefaults.subscriptionCountIntervalMs,
     });
     const engineApp = toApp(app, config.servers['main']!, config.rate_limiter);
     expect(engineApp).toEqual({ ...appDefaults, id: 'a', key: 'k', secret: 's', name: 'a' });

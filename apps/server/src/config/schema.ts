@@ -63,6 +63,10 @@ export const applicationSchema = z.strictObject({
   /** Pusher's "authorized connections": close (4009) sockets not signed in nor on a private/presence channel in time. */
   enable_user_authentication: z.boolean().default(appDefaults.enableUserAuthentication),
   user_authentication_timeout: seconds.max(maxUserAuthenticationTimeout).default(appDefaults.userAuthenticationTimeout),
+  /** Sends pusher_internal:subscription_count to a channel's subscribers (not presence) when its count changes. */
+  enable_subscription_count: z.boolean().default(appDefaults.enableSubscriptionCount),
+  /** Per channel and node: the first change after a quiet interval is sent at once, later ones at most once per interval. */
+  subscription_count_interval_ms: z.number().int().min(10).max(60_000).default(appDefaults.subscriptionCountIntervalMs),
   /** @org/webhooks' own schema for an entry (its defaults, e.g. max_queue_bytes, stay in that package). */
   webhooks: z.array(webhookConfigSchema).default([]),
   /** Pusher's batch webhooks (off: one event per request) and their window, with @org/webhooks' defaults. */

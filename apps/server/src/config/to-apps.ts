@@ -31,6 +31,8 @@ export function toApp(app: ApplicationConfig, server: ServerConfig, rateLimiter?
     maxJsonDepth: app.max_json_depth,
     enableUserAuthentication: app.enable_user_authentication,
     userAuthenticationTimeout: app.user_authentication_timeout,
+    enableSubscriptionCount: app.enable_subscription_count,
+    subscriptionCountIntervalMs: app.subscription_count_interval_ms,
     // Left out when unset: an explicit undefined would replace the default.
     ...(app.name !== undefined ? { name: app.name } : {}),
     ...(activityTimeout !== undefined ? { activityTimeout } : {}),

@@ -4,3 +4,4 @@ export { createMemoryCluster } from './memory-cluster.js';
 export { runEngineModelConformance, type EngineModelOptions } from './engine-model.js';
 export { runRoutingConformance, type RoutingConformanceOptions } from './routing-conformance.js';
 export type { Describe, Expect, Matchers, PollMatchers, TestRunner } from './test-runner.js';
+export { runSubscriptionCountModel, type SubscriptionCountModelOptions } from './subscription-count-model.js';

@@ -30,7 +30,7 @@ const has = (node: Node, frame: string) => node.received.some((message) => messa
 
 /**
  * The contract of `start(…, { routing: 'subscribed' })` (see `ScalerRouting`) for a scaler that routes:
- * a node hears a channel's `broadcast`, `member-added` and `member-removed` only from the moment its
+ * a node hears a channel's `broadcast`, `member-added`, `member-removed` and `subscription-count-changed` only from the moment its
  * `addSubscription` or `joinPresence` for that channel resolved until its last local listener is gone
  * (plus the scaler's linger), and hears node-wide messages (`terminate-user`, `restart`,
  * `#server-to-user-` broadcasts) always; messages arrive exactly as published.
@@ -76,6 +76,20 @@ export function runRoutingConformance(runner: TestRunner, name: string, options:
       a.scaler.publish(after);
       await expect.poll(() => has(b, 'after'), { timeout: 3_000, interval: 5 }).toBe(true);
       expect(b.received).toEqual([after]);
+    });
+
+    it('routes subscription-count-changed as a channel message: to a node only once its addSubscription resolved', async () => {
+      const [a, b, c] = await nodes();
+      const app = appId();
+      const signal: ClusterMessage = { type: 'subscription-count-changed', appId: app, channel: 'room' };
+      await c.scaler.addSubscription(app, 'room', '3.1');
+      await publishSeen(a, c, signal);
+      await b.scaler.addSubscription(app, 'room', '2.1');
+      const after = broadcast(app, 'room', 'after');
+      a.scaler.publish(signal);
+      a.scaler.publish(after);
+      await expect.poll(() => has(b, 'after'), { timeout: 3_000, interval: 5 }).toBe(true);
+      expect(b.received).toEqual([signal, after]);
     });
 
     it('delivers member events (and broadcasts) of a presence channel to a node only once its joinPresence resolved', async () => {
