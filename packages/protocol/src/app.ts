@@ -40,6 +40,14 @@ export interface App {
   readonly maxBatchSize: number;
   /** Seconds a cache channel keeps its last event. */
   readonly cacheTtl: number;
+  /**
+   * Watchlist events: a signed-in connection whose `user_data` carries a `watchlist` of user ids hears
+   * `pusher_internal:watchlist_events` (online, offline) about them. Off: the watchlist is ignored, and
+   * sign-ins cost the scaler nothing.
+   */
+  readonly enableWatchlistEvents: boolean;
+  /** Most user ids one watchlist may hold (Pusher documents 100); a longer one is refused at sign-in (4009). */
+  readonly maxWatchlistSize: number;
 }
 
 export type AppOptions = Pick<App, 'id' | 'key' | 'secret'> & Partial<Omit<App, 'id' | 'key' | 'secret'>>;
@@ -66,13 +74,15 @@ export const appDefaults: Omit<App, 'id' | 'key' | 'secret' | 'name'> = {
   maxChannelsPerEvent: 100,
   maxBatchSize: 10,
   cacheTtl: 1_800,
+  enableWatchlistEvents: false,
+  maxWatchlistSize: 100,
 };
 
 const positiveIntegerKeys = [
   'maxConnections', 'activityTimeout', 'pingInterval', 'maxMessageSize', 'maxChannelNameLength',
   'maxEventNameLength', 'maxPresenceMembers', 'maxPresenceUserInfoSize', 'maxUserIdLength',
   'maxClientEventsPerSecond', 'maxChannelsPerConnection', 'maxFramesPerSecond', 'maxJsonDepth',
-  'maxChannelsPerEvent', 'maxBatchSize', 'cacheTtl',
+  'maxChannelsPerEvent', 'maxBatchSize', 'cacheTtl', 'maxWatchlistSize',
 ] as const;
 
 /** Fills in defaults and checks invariants; throws `RealtimeError('INVALID_OPTION')` naming the key. */

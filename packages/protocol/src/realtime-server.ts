@@ -275,7 +275,7 @@ export class RealtimeServer {
         handleUnsubscribe(node, connection, frame.data).catch((error: unknown) => this.#handlerFailed(connection, 'unsubscribe', error));
         return;
       case 'pusher:signin':
-        handleSignin(node, connection, frame.data);
+        handleSignin(node, connection, frame.data).catch((error: unknown) => this.#handlerFailed(connection, 'signin', error));
         return;
     }
     if (frame.event.startsWith('client-')) {
@@ -353,6 +353,10 @@ export class RealtimeServer {
       case 'terminate-user':
         this.#node.terminateLocalUser(message.appId, message.userId);
         return;
+      case 'user-online':
+      case 'user-offline':
+        this.#node.watchlists.notify(message.appId, message.userId, message.type === 'user-online');
+        return;
       case 'restart':
         this.events.emit('cluster.restart', {});
         return;
@@ -390,7 +394,8 @@ export class RealtimeServer {
 
   /**
    * Another node died and this one removed its state: its presence users are
-   * gone from the cluster, so announce them as a graceful leave would.
+   * gone from the cluster, so announce them as a graceful leave would (and its
+   * signed-in users' watchers hear those that went offline).
    */
   async #onNodeLost(loss: NodeLoss): Promise<void> {
     for (const { appId, channel, userId } of loss.members) {
@@ -401,6 +406,10 @@ export class RealtimeServer {
     for (const { appId, channel } of loss.vacatedChannels) {
       const app = await this.apps.findById(appId);
       if (app) this.events.emit('channel.vacated', { app, channel });
+    }
+    for (const { appId, userId } of loss.usersOffline ?? []) {
+      const app = await this.apps.findById(appId);
+      if (app) this.#node.announceUserStatus(app, userId, false);
     }
   }
 
