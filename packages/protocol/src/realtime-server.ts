@@ -28,6 +28,7 @@ import { ServerEvents, type FrameRefusalReason, type HandlerKind } from './serve
 import { handleSignin } from './signin.js';
 import { announceMemberRemoved, handleSubscribe, handleUnsubscribe, releaseChannels } from './subscribe.js';
 import type { ConnectionRequest, Transport } from './transport.js';
+import { watchedUserTopic } from './watchlist-index.js';
 
 export interface RealtimeServerOptions {
   apps: AppProvider;
@@ -355,7 +356,7 @@ export class RealtimeServer {
         return;
       case 'user-online':
       case 'user-offline':
-        this.#node.watchlists.notify(message.appId, message.userId, message.type === 'user-online');
+        this.#deliverUserStatus(message.appId, message.userId, message.type === 'user-online');
         return;
       case 'restart':
         this.events.emit('cluster.restart', {});
@@ -384,6 +385,21 @@ export class RealtimeServer {
       fanOutTopic(app.id, change.channel),
       () => node.publishMemberChange(change),
       async () => (await this.#isPresent(change)) === change.present,
+    );
+  }
+
+  /**
+   * Another node's watchlist event, to this node's watchers of the user (none: nothing to do), if still
+   * true when its turn comes: the same user's events from different nodes cross the bus with different
+   * delays, and a late `offline` must not follow the `online` of a user who came back (see OrderedDelivery).
+   */
+  #deliverUserStatus(appId: string, userId: string, online: boolean): void {
+    const { watchlists } = this.#node;
+    if (!watchlists.isWatched(appId, userId)) return;
+    this.#fromBus.deliver(
+      watchedUserTopic(appId, userId),
+      () => watchlists.notify(appId, userId, online),
+      async () => (await this.scaler.onlineUsers(appId, [userId])).length > 0 === online,
     );
   }
 

@@ -3,6 +3,9 @@ import { watchlistEventsFrame } from './frames.js';
 
 const userKey = (appId: string, userId: string) => `${appId}\u0000${userId}`;
 
+/** A watched user's key in the engine's ordered delivery from the bus (channel names hold no NUL, so it is no channel's topic). */
+export const watchedUserTopic = (appId: string, userId: string): string => `\u0000watchlist\u0000${appId}\u0000${userId}`;
+
 interface Watch {
   readonly userIds: readonly string[];
   /**
@@ -78,6 +81,11 @@ export class WatchlistIndex {
       this.send(connection, frame);
     }
     return watchers.size;
+  }
+
+  /** True when some connection of this node watches the user. */
+  isWatched(appId: string, userId: string): boolean {
+    return this.#watchers.has(userKey(appId, userId));
   }
 
   /** Watched users with at least one watcher here (for tests and stats). */
