@@ -30,6 +30,8 @@ export function isClusterMessage(value: unknown): value is ClusterMessage {
     case 'member-removed':
       return isString(value['appId']) && isString(value['channel']) && isString(value['userId']);
     case 'terminate-user':
+    case 'user-online':
+    case 'user-offline':
       return isString(value['appId']) && isString(value['userId']);
     case 'restart':
       return true;
@@ -44,6 +46,8 @@ export function isNodeLoss(value: unknown): value is NodeLoss {
     Array.isArray(value['members']) &&
     value['members'].every((m) => isRecord(m) && isString(m['appId']) && isString(m['channel']) && isString(m['userId'])) &&
     Array.isArray(value['vacatedChannels']) &&
-    value['vacatedChannels'].every((c) => isRecord(c) && isString(c['appId']) && isString(c['channel']))
+    value['vacatedChannels'].every((c) => isRecord(c) && isString(c['appId']) && isString(c['channel'])) &&
+    (value['usersOffline'] === undefined ||
+      (Array.isArray(value['usersOffline']) && value['usersOffline'].every((u) => isRecord(u) && isString(u['appId']) && isString(u['userId']))))
   );
 }
