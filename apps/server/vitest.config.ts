@@ -13,6 +13,7 @@ const acrossWorkers = [
   'test/http-api-routes.test.ts',
   'test/app-isolation.test.ts',
   'test/scaling-delivery.test.ts',
+  'test/watchlist-events.test.ts',
 ];
 
 export default defineConfig({

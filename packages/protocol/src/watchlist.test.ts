@@ -125,9 +125,12 @@ describe('watchlist events', () => {
 
   it('refuses a watchlist longer than max_watchlist_size with 4009 and a reason naming the limit', async () => {
     const { transports: [node], scalers: [scaler] } = await cluster(1);
+    const refusals: string[] = [];
+    node!.server.events.on('signin.refused', ({ reason }) => refusals.push(reason));
     const ann = await node!.connect({ appKey: 'watch-key' });
     signIn(ann, app, { id: 'ann', watchlist: ['a', 'b', 'c', 'd'] });
     await settle();
+    expect(refusals).toEqual(['watchlist_too_long']);
     expect(ann.closed?.code).toBe(ErrorCode.Unauthorized);
     expect(ann.closed?.reason).toBe('user_data.watchlist holds more than 3 user ids, the limit of this app (max_watchlist_size).');
     expect(ann.events('pusher:signin_success')).toEqual([]);

@@ -46,6 +46,8 @@ const schemaDescriptions: Readonly<Record<string, string>> = {
   'applications[].max_channels_per_connection': 'Channels one connection may hold; the next subscription is refused (LimitReached, 4100).',
   'applications[].max_frames_per_second': 'Frames of any kind per connection per second (4301 over it; close 4100 when flooding).',
   'applications[].max_json_depth': 'Deepest nesting of arrays and objects in JSON from clients.',
+  'applications[].enable_watchlist_events': 'Watchlist events: a signed-in connection whose user_data has a watchlist of user ids hears when they come online (first signed-in connection anywhere) and go offline (last one closed). Default false: the watchlist is ignored.',
+  'applications[].max_watchlist_size': 'User ids one watchlist may hold (Pusher: 100); a longer one is refused at sign-in with 4009. Default 100.',
   'applications[].webhooks': 'Webhook receivers of this app (Pusher\'s webhook format, signed with the app secret).',
   'applications[].webhooks[].url': 'Receiver URL (credentials and query values are masked by `config print`).',
   'applications[].webhooks[].event_types': 'Events sent to this receiver. Default: all.',

@@ -60,6 +60,10 @@ export const applicationSchema = z.strictObject({
   max_frames_per_second: z.number().int().positive().default(appDefaults.maxFramesPerSecond),
   /** Deepest nesting of arrays and objects accepted in JSON from clients. */
   max_json_depth: z.number().int().positive().max(1_000).default(appDefaults.maxJsonDepth),
+  /** Watchlist events (`pusher_internal:watchlist_events`) for signed-in users' `user_data.watchlist`. */
+  enable_watchlist_events: z.boolean().default(appDefaults.enableWatchlistEvents),
+  /** User ids one watchlist may hold (Pusher's limit is 100); a longer one is refused at sign-in with 4009. */
+  max_watchlist_size: z.number().int().positive().max(100_000).default(appDefaults.maxWatchlistSize),
   /** @org/webhooks' own schema for an entry (its defaults, e.g. max_queue_bytes, stay in that package). */
   webhooks: z.array(webhookConfigSchema).default([]),
 });

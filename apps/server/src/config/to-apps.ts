@@ -29,6 +29,8 @@ export function toApp(app: ApplicationConfig, server: ServerConfig, rateLimiter?
     maxChannelsPerConnection: app.max_channels_per_connection,
     maxFramesPerSecond: app.max_frames_per_second,
     maxJsonDepth: app.max_json_depth,
+    enableWatchlistEvents: app.enable_watchlist_events,
+    maxWatchlistSize: app.max_watchlist_size,
     // Left out when unset: an explicit undefined would replace the default.
     ...(app.name !== undefined ? { name: app.name } : {}),
     ...(activityTimeout !== undefined ? { activityTimeout } : {}),
