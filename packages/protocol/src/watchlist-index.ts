@@ -1,8 +1,6 @@
 import type { ConnectionRecord } from './connection.js';
 import { watchlistEventsFrame } from './frames.js';
 
-const userKey = (appId: string, userId: string) => `${appId}\u0000${userId}`;
-
 /** A watched user's key in the engine's ordered delivery from the bus (channel names hold no NUL, so it is no channel's topic). */
 export const watchedUserTopic = (appId: string, userId: string): string => `\u0000watchlist\u0000${appId}\u0000${userId}`;
 
@@ -22,7 +20,11 @@ interface Watch {
  * without watchlist events put nothing here.
  */
 export class WatchlistIndex {
-  readonly #watchers = new Map<string, Set<ConnectionRecord>>();
+  /**
+   * Watchers per app, then per watched user: nested rather than keyed by a joined string, so a
+   * 100-id watchlist builds no key strings (measured: about a third of a sign-in's cost with joined keys).
+   */
+  readonly #watchers = new Map<string, Map<string, Set<ConnectionRecord>>>();
   readonly #watches = new Map<ConnectionRecord, Watch>();
 
   constructor(readonly send: (connection: ConnectionRecord, frame: string) => void) {}
@@ -33,10 +35,11 @@ export class WatchlistIndex {
     if (userIds.length === 0) return;
     const appId = connection.app.id;
     this.#watches.set(connection, { userIds, told: new Set() });
+    let users = this.#watchers.get(appId);
+    if (!users) this.#watchers.set(appId, (users = new Map()));
     for (const userId of userIds) {
-      const key = userKey(appId, userId);
-      let watchers = this.#watchers.get(key);
-      if (!watchers) this.#watchers.set(key, (watchers = new Set()));
+      let watchers = users.get(userId);
+      if (!watchers) users.set(userId, (watchers = new Set()));
       watchers.add(connection);
     }
   }
@@ -47,11 +50,13 @@ export class WatchlistIndex {
     if (!watch) return;
     this.#watches.delete(connection);
     const appId = connection.app.id;
+    const users = this.#watchers.get(appId);
+    if (!users) return;
     for (const userId of watch.userIds) {
-      const key = userKey(appId, userId);
-      const watchers = this.#watchers.get(key);
-      if (watchers?.delete(connection) && watchers.size === 0) this.#watchers.delete(key);
+      const watchers = users.get(userId);
+      if (watchers?.delete(connection) && watchers.size === 0) users.delete(userId);
     }
+    if (users.size === 0) this.#watchers.delete(appId);
   }
 
   /**
@@ -73,7 +78,7 @@ export class WatchlistIndex {
 
   /** A user came online or went offline: their watchers on this node hear it; returns how many. */
   notify(appId: string, userId: string, online: boolean): number {
-    const watchers = this.#watchers.get(userKey(appId, userId));
+    const watchers = this.#watchers.get(appId)?.get(userId);
     if (!watchers) return 0;
     const frame = online ? watchlistEventsFrame([userId], []) : watchlistEventsFrame([], [userId]);
     for (const connection of watchers) {
@@ -85,12 +90,7 @@ export class WatchlistIndex {
 
   /** True when some connection of this node watches the user. */
   isWatched(appId: string, userId: string): boolean {
-    return this.#watchers.has(userKey(appId, userId));
-  }
-
-  /** Watched users with at least one watcher here (for tests and stats). */
-  get watchedUsers(): number {
-    return this.#watchers.size;
+    return this.#watchers.get(appId)?.has(userId) ?? false;
   }
 
   get watchers(): number {
