@@ -104,11 +104,27 @@ describe('watchlist events on one daemon', () => {
 function onTwoDaemons(store: ScalingBackend) {
   let one: RunningDaemon;
   let two: RunningDaemon;
+  let doomed: RunningDaemon;
   beforeAll(async () => {
     const deployment = store.config(uniqueChannel('watchlist'));
-    [one, two] = await Promise.all([startDaemon(daemonConfig([app], deployment)), startDaemon(daemonConfig([app], deployment))]);
+    [one, two, doomed] = await Promise.all([0, 1, 2].map(() => startDaemon(daemonConfig([app], deployment))));
   });
   watchlistTests(() => ({ here: one, there: two }));
+
+  it('says offline, once, about a user whose last connection was on a SIGKILLed daemon, and nothing about one still signed in elsewhere', async () => {
+    const [ghost, both] = [`ghost-${++run}`, `both-${run}`];
+    await tab(doomed, ghost);
+    await tab(doomed, both);
+    await tab(one, both);
+    const ann = await watcher(two, `ann-${run}`, [ghost, both]);
+    await waitFor(() => (ann.events.length === 1 ? true : undefined), 'the initial status');
+    expect(ann.events).toEqual([{ name: 'online', user_ids: [ghost, both] }]);
+
+    await doomed.kill();
+    await waitFor(() => (ann.events.length === 2 ? true : undefined), `${ghost} offline after the daemon died`, 12_000);
+    await sleep(500);
+    expect(ann.events.slice(1)).toEqual([{ name: 'offline', user_ids: [ghost] }]);
+  }, 25_000);
 }
 
 for (const store of stores) describe(`watchlist events across two daemons on ${store.name}`, () => onTwoDaemons(store));
