@@ -107,7 +107,8 @@ function onTwoDaemons(store: ScalingBackend) {
   let doomed: RunningDaemon;
   beforeAll(async () => {
     const deployment = store.config(uniqueChannel('watchlist'));
-    [one, two, doomed] = await Promise.all([0, 1, 2].map(() => startDaemon(daemonConfig([app], deployment))));
+    const start = () => startDaemon(daemonConfig([app], deployment));
+    [one, two, doomed] = await Promise.all([start(), start(), start()]);
   });
   watchlistTests(() => ({ here: one, there: two }));
 
