@@ -26,8 +26,11 @@ export class WatchlistIndex {
    */
   readonly #watchers = new Map<string, Map<string, Set<ConnectionRecord>>>();
   readonly #watches = new Map<ConnectionRecord, Watch>();
+  readonly #send: (connection: ConnectionRecord, frame: string) => void;
 
-  constructor(readonly send: (connection: ConnectionRecord, frame: string) => void) {}
+  constructor(send: (connection: ConnectionRecord, frame: string) => void) {
+    this.#send = send;
+  }
 
   /** The connection hears about these users from now on (only them). */
   watch(connection: ConnectionRecord, userIds: readonly string[]): void {
@@ -73,7 +76,7 @@ export class WatchlistIndex {
     const on: string[] = [];
     const off: string[] = [];
     for (const userId of userIds) if (!told.has(userId)) (onlineNow.has(userId) ? on : off).push(userId);
-    if (on.length > 0 || off.length > 0) this.send(connection, watchlistEventsFrame(on, off));
+    if (on.length > 0 || off.length > 0) this.#send(connection, watchlistEventsFrame(on, off));
   }
 
   /** A user came online or went offline: their watchers on this node hear it; returns how many. */
@@ -83,7 +86,7 @@ export class WatchlistIndex {
     const frame = online ? watchlistEventsFrame([userId], []) : watchlistEventsFrame([], [userId]);
     for (const connection of watchers) {
       this.#watches.get(connection)?.told?.add(userId);
-      this.send(connection, frame);
+      this.#send(connection, frame);
     }
     return watchers.size;
   }
