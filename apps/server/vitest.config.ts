@@ -16,6 +16,7 @@ const acrossWorkers = [
   'test/scaling-delivery.test.ts',
   'test/idempotent-triggers.test.ts',
   'test/subscription-counts.test.ts',
+  'test/watchlist-events.test.ts',
 ];
 
 export default defineConfig({

@@ -479,6 +479,9 @@ describe.skipIf(!redisUrl)('the metrics a daemon exports (scaling and webhooks o
     await socket.next('pusher:subscription_error');
     socket.send('not json');
     await socket.next('pusher:error');
+    const { socket: signer } = await connectRaw(daemon, app.key);
+    signer.send(JSON.stringify({ event: 'pusher:signin', data: { user_data: '{"id":"u"}', auth: `${app.key}:${'0'.repeat(64)}` } }));
+    await signer.next('pusher:error');
 
     // The webhook: delivered on its retry.
     await hook.waitForAccepted(1, 10_000);

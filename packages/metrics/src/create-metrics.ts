@@ -85,6 +85,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['app_id', 'reason'],
     registers: [registry],
   });
+  const signinsRefused = new Counter({
+    name: 'realtime_signins_refused_total',
+    help: 'pusher:signin refused (closed with 4009): invalid_user_data, auth, invalid_watchlist or watchlist_too_long (max_watchlist_size)',
+    labelNames: ['app_id', 'reason'],
+    registers: [registry],
+  });
   // Tallied: under a flood this counts every dropped frame.
   const framesRefused = talliedCounter(
     registry,
@@ -143,6 +149,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       });
       server.events.on('client.event.rate_limited', ({ app }) => rateLimited.inc({ app_id: app.id, kind: 'client_events' }));
       server.events.on('subscription.refused', ({ app, reason }) => subscriptionsRefused.inc({ app_id: app.id, reason }));
+      server.events.on('signin.refused', ({ app, reason }) => signinsRefused.inc({ app_id: app.id, reason }));
       server.events.on('frame.refused', ({ app, reason }) => framesRefused(`${app.id}\u0000${reason}`));
       server.events.on('connection.flood_closed', ({ app }) => floodClosed.inc({ app_id: app.id }));
       server.events.on('connection.unauthorized_closed', ({ app }) => unauthorizedClosed.inc({ app_id: app.id }));

@@ -57,6 +57,14 @@ export interface App {
    * interval is sent at once, later ones at most once per interval (at its end, with the count then).
    */
   readonly subscriptionCountIntervalMs: number;
+  /**
+   * Watchlist events: a signed-in connection whose `user_data` carries a `watchlist` of user ids hears
+   * `pusher_internal:watchlist_events` (online, offline) about them. Off: the watchlist is ignored, and
+   * sign-ins cost the scaler nothing.
+   */
+  readonly enableWatchlistEvents: boolean;
+  /** Most user ids one watchlist may hold (Pusher documents 100); a longer one is refused at sign-in (4009). */
+  readonly maxWatchlistSize: number;
 }
 
 export type AppOptions = Pick<App, 'id' | 'key' | 'secret'> & Partial<Omit<App, 'id' | 'key' | 'secret'>>;
@@ -87,6 +95,8 @@ export const appDefaults: Omit<App, 'id' | 'key' | 'secret' | 'name'> = {
   userAuthenticationTimeout: 30,
   enableSubscriptionCount: false,
   subscriptionCountIntervalMs: 1_000,
+  enableWatchlistEvents: false,
+  maxWatchlistSize: 100,
 };
 
 /**
@@ -100,6 +110,7 @@ const positiveIntegerKeys = [
   'maxEventNameLength', 'maxPresenceMembers', 'maxPresenceUserInfoSize', 'maxUserIdLength',
   'maxClientEventsPerSecond', 'maxChannelsPerConnection', 'maxFramesPerSecond', 'maxJsonDepth',
   'maxChannelsPerEvent', 'maxBatchSize', 'cacheTtl', 'userAuthenticationTimeout', 'subscriptionCountIntervalMs',
+  'maxWatchlistSize',
 ] as const;
 
 /** Fills in defaults and checks invariants; throws `RealtimeError('INVALID_OPTION')` naming the key. */

@@ -32,7 +32,8 @@ const cacheKey = (appId: string, channel: string) => `${appId}\u0000${channel}`;
 
 /**
  * What a scaler knows in memory, synchronously: connections per app, subscribers per channel,
- * presence users with their sockets and info, and the last event of cache channels. It is the
+ * presence users with their sockets and info, signed-in users with their sockets, and the last
+ * event of cache channels. It is the
  * whole cluster for the single-node scaler (`createLocalScaler` is an async face over it), and
  * this node's own share for a multi-node one (`@org/redis-scaler` answers from it while Redis is
  * unreachable and writes it back afterwards). Apps, channels and users are forgotten as soon as
@@ -45,6 +46,8 @@ export class ClusterState {
   readonly #subscriptions = new Map<string, Map<string, Set<string>>>();
   readonly #presence = new Map<string, Map<string, Map<string, PresenceUser>>>();
   readonly #cache = new Map<string, { frame: string; expiresAt: number }>();
+  /** Signed-in sockets per user per app (kept only for apps with watchlist events). */
+  readonly #signedIn = new Map<string, Map<string, Set<string>>>();
 
   constructor(options: ClusterStateOptions = {}) {
     this.#now = options.now ?? Date.now;
@@ -65,10 +68,12 @@ export class ClusterState {
    * Removes a closed socket with the channels it held (`removeHeld`). The answer names only what
    * this state held: a channel is vacated when this socket was its last subscriber here.
    */
-  removeConnection(appId: string, socketId: string, held: readonly HeldChannel[] = []): SocketRemoval {
+  removeConnection(appId: string, socketId: string, held: readonly HeldChannel[] = [], signedInAs?: string): SocketRemoval {
     const sockets = this.#connections.get(appId);
     if (sockets?.delete(socketId) && sockets.size === 0) this.#connections.delete(appId);
-    return this.removeHeld(appId, socketId, held);
+    const removal = this.removeHeld(appId, socketId, held);
+    if (signedInAs !== undefined && this.signOut(appId, signedInAs, socketId)) removal.userWentOffline = true;
+    return removal;
   }
 
   connectionCount(appId: string): number {
@@ -223,6 +228,35 @@ export class ClusterState {
     return this.#cache.size;
   }
 
+  // Signed-in users (watchlist events)
+
+  /** True when this is the user's first signed-in socket here. */
+  signIn(appId: string, userId: string, socketId: string): boolean {
+    const sockets = inner(this.#signedIn, appId).get(userId);
+    if (sockets) {
+      sockets.add(socketId);
+      return false;
+    }
+    this.#signedIn.get(appId)!.set(userId, new Set([socketId]));
+    return true;
+  }
+
+  /** True when that was the user's last signed-in socket here; a socket not signed in as the user changes nothing. */
+  signOut(appId: string, userId: string, socketId: string): boolean {
+    const users = this.#signedIn.get(appId);
+    const sockets = users?.get(userId);
+    if (!users || !sockets?.delete(socketId) || sockets.size > 0) return false;
+    users.delete(userId);
+    if (users.size === 0) this.#signedIn.delete(appId);
+    return true;
+  }
+
+  /** Which of `userIds` have a signed-in socket here. */
+  onlineUsers(appId: string, userIds: readonly string[]): string[] {
+    const users = this.#signedIn.get(appId);
+    return users ? userIds.filter((userId) => users.has(userId)) : [];
+  }
+
   // The whole state, for a scaler that writes it elsewhere (a resync after an outage)
 
   /** Each app's connections. */
@@ -242,9 +276,14 @@ export class ClusterState {
     }
   }
 
-  /** True when no app has a connection, subscription or presence member (cached events aside). */
+  /** Each signed-in user with their sockets. */
+  *signedInEntries(): Generator<[appId: string, userId: string, sockets: ReadonlySet<string>]> {
+    for (const [appId, users] of this.#signedIn) for (const [userId, sockets] of users) yield [appId, userId, sockets];
+  }
+
+  /** True when no app has a connection, subscription, presence member or signed-in user (cached events aside). */
   get isEmpty(): boolean {
-    return this.#connections.size === 0 && this.#subscriptions.size === 0 && this.#presence.size === 0;
+    return this.#connections.size === 0 && this.#subscriptions.size === 0 && this.#presence.size === 0 && this.#signedIn.size === 0;
   }
 
   clear(): void {
@@ -252,5 +291,6 @@ export class ClusterState {
     this.#subscriptions.clear();
     this.#presence.clear();
     this.#cache.clear();
+    this.#signedIn.clear();
   }
 }

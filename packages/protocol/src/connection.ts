@@ -50,8 +50,9 @@ export class ConnectionRecord implements Connection {
    */
   authorizeBy: number;
   /**
-   * The tail of each channel's pending subscribe/unsubscribe, only while one is
-   * in flight (see channel-order.ts).
+   * The tail of each channel's pending subscribe/unsubscribe (and of the
+   * connection's sign-ins with watchlist events, under a key no channel has),
+   * only while one is in flight (see channel-order.ts).
    */
   channelOps: Map<string, Promise<void>> | undefined = undefined;
   #first: Membership | undefined = undefined;

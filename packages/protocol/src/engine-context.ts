@@ -60,4 +60,14 @@ export interface EngineContext {
   announceMember(app: App, message: MemberMessage): void;
   /** Closes this node's connections of a user (signed in as it, or in a presence channel as it); returns how many. */
   terminateLocalUser(appId: string, userId: string): number;
+
+  /**
+   * Watchlist events: the connection hears about these users from now on, in place of any earlier
+   * watchlist (none when empty). Events about them that go out before `sendWatchlistStatus` are noted.
+   */
+  watch(connection: ConnectionRecord, userIds: readonly string[]): void;
+  /** The initial status of the list given to `watch` (`online`: those of them signed in anywhere, read after `watch`). */
+  sendWatchlistStatus(connection: ConnectionRecord, userIds: readonly string[], online: readonly string[]): void;
+  /** A user's first signed-in socket anywhere came (`online`) or their last went: to every node's watchers. */
+  announceUserStatus(app: App, userId: string, online: boolean): void;
 }

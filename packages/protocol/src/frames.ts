@@ -83,3 +83,15 @@ export function parseInboundFrame(text: string, maxDepth: number): InboundFrame 
   const frame = value as Record<string, unknown>;
   return typeof frame['event'] === 'string' ? (frame as unknown as InboundFrame) : 'shape';
 }
+
+/**
+ * `pusher_internal:watchlist_events`, the frame pusher-js's `user.watchlist` listens for: `data` is the
+ * JSON text of `{"events":[{"name":"online","user_ids":[…]},{"name":"offline","user_ids":[…]}]}`,
+ * an entry only when it has ids.
+ */
+export function watchlistEventsFrame(online: readonly string[], offline: readonly string[]): string {
+  const events: string[] = [];
+  if (online.length > 0) events.push(`{"name":"online","user_ids":${q(online)}}`);
+  if (offline.length > 0) events.push(`{"name":"offline","user_ids":${q(offline)}}`);
+  return `{"event":"pusher_internal:watchlist_events","data":${q(`{"events":[${events.join(',')}]}`)}}`;
+}

@@ -30,5 +30,5 @@ export {
   type SignedRequest,
 } from './signing.js';
 export type { CachedEvent, ClusterMessage, ClusterMessageHandler, HeldChannel, NodeLoss, NodeLossHandler, PresenceJoin, PresenceMember, Scaler, ScalerRouting, ScalerStartOptions, SocketRemoval } from './scaler.js';
-export { ServerEvents, type ServerEventListener, type ServerEventMap, type ServerEventName } from './server-events.js';
+export { ServerEvents, type ServerEventListener, type ServerEventMap, type ServerEventName, type SigninRefusalReason } from './server-events.js';
 export type { ConnectionRequest, Transport } from './transport.js';

@@ -9,6 +9,7 @@ import type { Scaler } from './scaler.js';
 import type { HandlerKind, ServerEventMap, ServerEventName, ServerEvents } from './server-events.js';
 import { SubscriptionCounts } from './subscription-counts.js';
 import type { Transport } from './transport.js';
+import { WatchlistIndex } from './watchlist-index.js';
 
 /** Client events are relayed, never cached: they do not overtake a cache replay. */
 const clientEventFramePrefix = '{"event":"client-';
@@ -93,6 +94,8 @@ export class LocalNode implements EngineContext {
   readonly #watchedTopics = new Map<string, Set<CacheWatch>>();
   /** `pusher_internal:subscription_count`, coalesced per channel (apps with `enableSubscriptionCount`). */
   readonly subscriptionCounts: SubscriptionCounts;
+  /** This node's watchers per watched user (watchlist events). */
+  readonly watchlists = new WatchlistIndex((connection, frame) => this.send(connection, frame));
 
   constructor(
     readonly scaler: Scaler,
@@ -178,6 +181,7 @@ export class LocalNode implements EngineContext {
    */
   forget(connection: ConnectionRecord): void {
     this.connections.delete(connection.socketId);
+    this.watchlists.forget(connection);
     const appId = connection.app.id;
     for (const { channel } of connection.memberships()) {
       const topic = fanOutTopic(appId, channel);
@@ -262,6 +266,19 @@ export class LocalNode implements EngineContext {
       closed++;
     }
     return closed;
+  }
+
+  watch(connection: ConnectionRecord, userIds: readonly string[]): void {
+    if (connection.state !== 'closed') this.watchlists.watch(connection, userIds);
+  }
+
+  sendWatchlistStatus(connection: ConnectionRecord, userIds: readonly string[], online: readonly string[]): void {
+    this.watchlists.sendStatus(connection, userIds, online);
+  }
+
+  announceUserStatus(app: App, userId: string, online: boolean): void {
+    this.scaler.publish({ type: online ? 'user-online' : 'user-offline', appId: app.id, userId });
+    this.watchlists.notify(app.id, userId, online);
   }
 
   /** Refreshes the coarse clock and returns it. */

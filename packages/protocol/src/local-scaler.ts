@@ -17,7 +17,7 @@ export function createLocalScaler(options: { now?: () => number } = {}): Scaler 
     },
 
     addConnection: async (appId, socketId) => state.addConnection(appId, socketId),
-    removeConnection: async (appId, socketId, held) => state.removeConnection(appId, socketId, held),
+    removeConnection: async (appId, socketId, held, signedInAs) => state.removeConnection(appId, socketId, held, signedInAs),
     connectionCount: async (appId) => state.connectionCount(appId),
 
     addSubscription: async (appId, channel, socketId) => state.addSubscription(appId, channel, socketId),
@@ -33,5 +33,9 @@ export function createLocalScaler(options: { now?: () => number } = {}): Scaler 
 
     storeCachedEvent: async (appId, channel, frame, ttlSeconds) => state.storeCachedEvent(appId, channel, frame, ttlSeconds),
     cachedEvent: async (appId, channel) => state.cachedEvent(appId, channel),
+
+    signIn: async (appId, userId, socketId) => state.signIn(appId, userId, socketId),
+    signOut: async (appId, userId, socketId) => state.signOut(appId, userId, socketId),
+    onlineUsers: async (appId, userIds) => state.onlineUsers(appId, userIds),
   };
 }

@@ -28,6 +28,7 @@ import { ServerEvents, type FrameRefusalReason, type HandlerKind } from './serve
 import { handleSignin } from './signin.js';
 import { announceMemberRemoved, handleSubscribe, handleUnsubscribe, releaseChannels } from './subscribe.js';
 import type { ConnectionRequest, Transport } from './transport.js';
+import { watchedUserTopic } from './watchlist-index.js';
 
 export interface RealtimeServerOptions {
   apps: AppProvider;
@@ -277,7 +278,7 @@ export class RealtimeServer {
         handleUnsubscribe(node, connection, frame.data).catch((error: unknown) => this.#handlerFailed(connection, 'unsubscribe', error));
         return;
       case 'pusher:signin':
-        handleSignin(node, connection, frame.data);
+        handleSignin(node, connection, frame.data).catch((error: unknown) => this.#handlerFailed(connection, 'signin', error));
         return;
     }
     if (frame.event.startsWith('client-')) {
@@ -368,6 +369,10 @@ export class RealtimeServer {
       case 'terminate-user':
         this.#node.terminateLocalUser(message.appId, message.userId);
         return;
+      case 'user-online':
+      case 'user-offline':
+        this.#deliverUserStatus(message.appId, message.userId, message.type === 'user-online');
+        return;
       case 'restart':
         this.events.emit('cluster.restart', {});
         return;
@@ -398,6 +403,21 @@ export class RealtimeServer {
     );
   }
 
+  /**
+   * Another node's watchlist event, to this node's watchers of the user (none: nothing to do), if still
+   * true when its turn comes: the same user's events from different nodes cross the bus with different
+   * delays, and a late `offline` must not follow the `online` of a user who came back (see OrderedDelivery).
+   */
+  #deliverUserStatus(appId: string, userId: string, online: boolean): void {
+    const { watchlists } = this.#node;
+    if (!watchlists.isWatched(appId, userId)) return;
+    this.#fromBus.deliver(
+      watchedUserTopic(appId, userId),
+      () => watchlists.notify(appId, userId, online),
+      async () => (await this.scaler.onlineUsers(appId, [userId])).length > 0 === online,
+    );
+  }
+
   async #isPresent({ app, channel, userId }: MemberChange): Promise<boolean> {
     if (this.scaler.isPresenceMember) return this.scaler.isPresenceMember(app.id, channel, userId);
     return (await this.scaler.presenceMembers(app.id, channel)).some((member) => member.userId === userId);
@@ -405,7 +425,8 @@ export class RealtimeServer {
 
   /**
    * Another node died and this one removed its state: its presence users are
-   * gone from the cluster, so announce them as a graceful leave would.
+   * gone from the cluster, so announce them as a graceful leave would (and its
+   * signed-in users' watchers hear those that went offline).
    */
   async #onNodeLost(loss: NodeLoss): Promise<void> {
     for (const { appId, channel, userId } of loss.members) {
@@ -423,6 +444,10 @@ export class RealtimeServer {
     for (const { appId, channel } of loss.reducedChannels ?? []) {
       const app = await this.apps.findById(appId);
       if (app) this.#node.subscriptionCountChanged(app, channel);
+    }
+    for (const { appId, userId } of loss.usersOffline ?? []) {
+      const app = await this.apps.findById(appId);
+      if (app) this.#node.announceUserStatus(app, userId, false);
     }
   }
 

@@ -40,6 +40,10 @@ export type ClusterMessage =
    */
   | { type: 'subscription-count-changed'; appId: string; channel: string }
   | { type: 'terminate-user'; appId: string; userId: string }
+  /** A user's first signed-in socket anywhere signed in (watchlist events; node-wide: watchers may be on any node). */
+  | { type: 'user-online'; appId: string; userId: string }
+  /** A user's last signed-in socket anywhere closed or signed in as someone else. */
+  | { type: 'user-offline'; appId: string; userId: string }
   | { type: 'restart' };
 
 export type ClusterMessageHandler = (message: ClusterMessage) => void;
@@ -59,6 +63,8 @@ export interface NodeLoss {
    * scaler without it leaves those counts as they were until the channel's next change.
    */
   reducedChannels?: { appId: string; channel: string }[];
+  /** Users whose last signed-in socket anywhere was on the dead node (watchlist events); absent when none. */
+  usersOffline?: { appId: string; userId: string }[];
 }
 
 export type NodeLossHandler = (loss: NodeLoss) => void;
@@ -92,6 +98,8 @@ export interface SocketRemoval {
   vacated: string[];
   /** Presence users for whom this was the last socket in the channel, anywhere. */
   membersLeft: { channel: string; userId: string }[];
+  /** True when the socket was signed in (`signedInAs`) and was that user's last signed-in socket anywhere. */
+  userWentOffline?: boolean;
 }
 
 export interface Scaler {
@@ -112,9 +120,10 @@ export interface Scaler {
   /**
    * Removes a closed socket with every channel it held, in one step (one
    * round trip for a remote scaler, however many channels): a socket with
-   * 100,000 channels must not cost 100,000 round trips to clean up.
+   * 100,000 channels must not cost 100,000 round trips to clean up. With
+   * `signedInAs`, its sign-in (see `signIn`) goes in the same step.
    */
-  removeConnection(appId: string, socketId: string, held?: readonly HeldChannel[]): Promise<SocketRemoval>;
+  removeConnection(appId: string, socketId: string, held?: readonly HeldChannel[], signedInAs?: string): Promise<SocketRemoval>;
   connectionCount(appId: string): Promise<number>;
 
   /** Resolves to the channel's subscription count across the cluster after the change. */
@@ -139,4 +148,15 @@ export interface Scaler {
 
   storeCachedEvent(appId: string, channel: string, frame: string, ttlSeconds: number): Promise<void>;
   cachedEvent(appId: string, channel: string): Promise<CachedEvent | undefined>;
+
+  /**
+   * Records that a socket signed in as a user (watchlist events: a user is online while at least one
+   * of its sockets is signed in anywhere). Resolves to true when it is the user's first signed-in
+   * socket anywhere; recording the same socket twice counts it once.
+   */
+  signIn(appId: string, userId: string, socketId: string): Promise<boolean>;
+  /** The socket is no longer signed in as the user; true when it was the user's last signed-in socket anywhere. */
+  signOut(appId: string, userId: string, socketId: string): Promise<boolean>;
+  /** Which of `userIds` have a signed-in socket anywhere, in no particular order. */
+  onlineUsers(appId: string, userIds: readonly string[]): Promise<string[]>;
 }

@@ -24,6 +24,8 @@ export interface ServerEventMap {
   'subscription.count': { app: App; channel: string; count: number };
   /** A client event dropped because its connection sent more than the app allows per second (4301). */
   'client.event.rate_limited': { app: App; channel: string; event: string; socketId: string };
+  /** A `pusher:signin` refused (closed with 4009): bad user_data, bad signature, or a watchlist bad or over `maxWatchlistSize`. */
+  'signin.refused': { app: App; reason: SigninRefusalReason };
   /** A subscription refused: bad channel name or auth, presence full or bad channel_data, or the connection's channel limit. */
   'subscription.refused': { app: App; channel: string; reason: SubscriptionRefusalReason };
   /**
@@ -51,6 +53,7 @@ export interface ServerEventMap {
   'cluster.restart': Record<string, never>;
 }
 
+export type SigninRefusalReason = 'invalid_user_data' | 'auth' | 'invalid_watchlist' | 'watchlist_too_long';
 export type SubscriptionRefusalReason = 'invalid_channel' | 'auth' | 'invalid_presence_data' | 'presence_full' | 'channel_limit';
 export type FrameRefusalReason = 'invalid_json' | 'too_deep' | 'invalid_shape' | 'binary' | 'rate_limited';
 /** Where a handler failure happened: a fixed set, safe as a metric label. */

@@ -232,8 +232,8 @@ export function announceMemberRemoved(context: EngineContext, app: App, channel:
 /**
  * After a close: once the operations in flight on its channels have settled
  * (a subscribe finishes recording what it recorded), every channel the socket
- * held leaves the cluster in one scaler call, with `member_removed` and
- * `channel_vacated` as they follow.
+ * held leaves the cluster in one scaler call (its sign-in too), with
+ * `member_removed`, `channel_vacated` and a watchlist `offline` as they follow.
  */
 export async function releaseChannels(context: EngineContext, connection: ConnectionRecord): Promise<void> {
   await channelOpsSettled(connection);
@@ -243,8 +243,13 @@ export async function releaseChannels(context: EngineContext, connection: Connec
     held.push({ channel: membership.channel, presenceUserId: membership.presenceUserId });
     membership.active = false;
   }
-  const removal = await context.scaler.removeConnection(app.id, connection.socketId, held);
+  // Its sign-in leaves too when the scaler recorded it (watchlist events), in the same step.
+  const signedInAs = app.enableWatchlistEvents ? connection.userId : undefined;
+  const removal = await (signedInAs === undefined
+    ? context.scaler.removeConnection(app.id, connection.socketId, held)
+    : context.scaler.removeConnection(app.id, connection.socketId, held, signedInAs));
   for (const { channel } of held) context.subscriptionCountChanged(app, channel);
   for (const { channel, userId } of removal.membersLeft) announceMemberRemoved(context, app, channel, userId);
   for (const channel of removal.vacated) context.emit('channel.vacated', { app, channel });
+  if (removal.userWentOffline && signedInAs !== undefined) context.announceUserStatus(app, signedInAs, false);
 }

@@ -12,6 +12,8 @@ describe('bus codec', () => {
       { type: 'member-removed', appId: 'a', channel: 'presence-c', userId: 'u' },
       { type: 'subscription-count-changed', appId: 'a', channel: 'c' },
       { type: 'terminate-user', appId: 'a', userId: 'u' },
+      { type: 'user-online', appId: 'a', userId: 'u' },
+      { type: 'user-offline', appId: 'a', userId: 'u' },
       { type: 'restart' },
     ];
     for (const message of messages) expect(decodeMessage(encodeMessage('node-1', message))).toEqual(message);
@@ -54,7 +56,7 @@ describe('bus codec', () => {
     expect(payload.startsWith(ownMessagePrefix('node-'))).toBe(false);
   });
 
-  it.each(['not json', 'null', '{"n":"x"}', '{"n":"x","m":{"type":"unknown"}}', '{"n":"x","m":{"type":"broadcast","appId":1,"channel":"c","frame":"f"}}', '{"n":"x","m":{"type":"broadcast","appId":"a","channel":"c","frame":"f","exceptSocketId":5}}', '{"n":"x","m":{"type":"terminate-user","appId":"a"}}'])(
+  it.each(['not json', 'null', '{"n":"x"}', '{"n":"x","m":{"type":"unknown"}}', '{"n":"x","m":{"type":"broadcast","appId":1,"channel":"c","frame":"f"}}', '{"n":"x","m":{"type":"broadcast","appId":"a","channel":"c","frame":"f","exceptSocketId":5}}', '{"n":"x","m":{"type":"terminate-user","appId":"a"}}', '{"n":"x","m":{"type":"user-online","appId":"a"}}', '{"n":"x","m":{"type":"user-offline","appId":"a","userId":7}}', '{"n":"x","m":{"type":"user-online","appId":["a"],"userId":"u"}}'])(
     'ignores the malformed payload %s',
     (payload) => {
       expect(decodeMessage(payload)).toBeUndefined();

@@ -118,6 +118,12 @@ function toMessage(message: unknown): ClusterMessage | undefined {
       if (!isString(appId) || !isString(userId)) return undefined;
       return { type: 'terminate-user', appId, userId };
     }
+    case 'user-online':
+    case 'user-offline': {
+      const { type, appId, userId } = message;
+      if (!isString(appId) || !isString(userId)) return undefined;
+      return { type, appId, userId };
+    }
     case 'restart':
       return { type: 'restart' };
     default:

@@ -19,6 +19,8 @@ function wellFormed(message: ClusterMessage): boolean {
     case 'subscription-count-changed':
       return strings && keys === 'appId,channel,type';
     case 'terminate-user':
+    case 'user-online':
+    case 'user-offline':
       return strings && keys === 'appId,type,userId';
     case 'restart':
       return keys === 'type';
@@ -31,7 +33,7 @@ const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFro
 const anyValue = fc.oneof(fc.anything({ maxDepth: 4 }), text, fc.constant(null), fc.integer(), fc.double());
 const messageLike = fc.record(
   {
-    type: fc.oneof(fc.constantFrom('broadcast', 'subscription-count-changed', 'terminate-user', 'restart', 'other', ''), anyValue),
+    type: fc.oneof(fc.constantFrom('broadcast', 'subscription-count-changed', 'terminate-user', 'user-online', 'user-offline', 'restart', 'other', ''), anyValue),
     appId: anyValue,
     channel: anyValue,
     frame: anyValue,
@@ -48,6 +50,7 @@ const validMessage: fc.Arbitrary<ClusterMessage> = fc.oneof(
   fc.record({ type: fc.constant('broadcast' as const), appId: text, channel: text, frame: text, exceptSocketId: text }),
   fc.record({ type: fc.constant('subscription-count-changed' as const), appId: text, channel: text }),
   fc.record({ type: fc.constant('terminate-user' as const), appId: text, userId: text }),
+  fc.record({ type: fc.constantFrom('user-online' as const, 'user-offline' as const), appId: text, userId: text }),
   fc.constant({ type: 'restart' as const }),
 );
 const nested = (depth: number, open: string, close: string, inner = '1') => `{"n":"x","m":${open.repeat(depth)}${inner}${close.repeat(depth)}}`;

@@ -23,6 +23,8 @@
  *   {<prefix>}:app:<app>:ch:<channel>:users       HASH userId -> number of sockets, cluster-wide
  *   {<prefix>}:app:<app>:ch:<channel>:info        HASH userId -> user_info JSON
  *   {<prefix>}:app:<app>:ch:<channel>:cache       STRING last frame of a cache channel, with EX ttl
+ *   {<prefix>}:app:<app>:online                   HASH userId -> number of signed-in sockets (watchlist apps only)
+ *   {<prefix>}:app:<app>:user:<userId>:signins    SET of nodeId|socketId signed in as the user (watchlist apps only)
  *   <prefix>:c:<app>:<channel>                    pub/sub topic of a channel's messages (routing 'subscribed'); no hash tag
  */
 export interface Keys {
@@ -38,6 +40,10 @@ export interface Keys {
   presenceUsers(appId: string, channel: string): string;
   presenceInfo(appId: string, channel: string): string;
   cache(appId: string, channel: string): string;
+  /** Signed-in users with their number of signed-in sockets (watchlist events). */
+  online(appId: string): string;
+  /** A user's signed-in sockets (watchlist events). */
+  signins(appId: string, userId: string): string;
   /** A channel's pub/sub topic: untagged, so that on a Cluster the topics spread over every master. */
   topic(appId: string, channel: string): string;
 }
@@ -63,6 +69,8 @@ export function createKeys(prefix: string): Keys {
     presenceUsers: (appId, name) => `${channel(appId, name)}:users`,
     presenceInfo: (appId, name) => `${channel(appId, name)}:info`,
     cache: (appId, name) => `${channel(appId, name)}:cache`,
+    online: (appId) => `${app(appId)}:online`,
+    signins: (appId, userId) => `${app(appId)}:user:${encodeURIComponent(userId)}:signins`,
     topic: (appId, name) => `${prefix}:c:${encodeURIComponent(appId)}:${encodeURIComponent(name)}`,
   };
 }

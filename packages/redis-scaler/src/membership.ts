@@ -71,7 +71,7 @@ export class Membership {
       return;
     }
     if (!Array.isArray(reply)) return; // another node won, or it came back
-    const [usersFlat, vacatedFlat, reducedFlat = []] = reply as [string[], string[], string[]?];
+    const [usersFlat, vacatedFlat, reducedFlat = [], offlineFlat = []] = reply as [string[], string[], string[]?, string[]?];
     const removed: NodeLoss['members'] = [];
     for (let i = 0; i + 2 < usersFlat.length; i += 3) removed.push({ appId: usersFlat[i]!, channel: usersFlat[i + 1]!, userId: usersFlat[i + 2]! });
     const vacated: NodeLoss['vacatedChannels'] = [];
@@ -81,13 +81,20 @@ export class Membership {
     for (let i = 0; i + 1 < reducedFlat.length; i += 2) {
       if (!vacatedKeys.has(`${reducedFlat[i]!}\u0000${reducedFlat[i + 1]!}`)) reduced.push({ appId: reducedFlat[i]!, channel: reducedFlat[i + 1]! });
     }
+    const offline: NonNullable<NodeLoss['usersOffline']> = [];
+    for (let i = 0; i + 1 < offlineFlat.length; i += 2) offline.push({ appId: offlineFlat[i]!, userId: offlineFlat[i + 1]! });
     logger.info(
-      { node: nodeId, deadNode: deadNodeId, membersRemoved: removed.length, channelsVacated: vacated.length },
+      { node: nodeId, deadNode: deadNodeId, membersRemoved: removed.length, channelsVacated: vacated.length, usersOffline: offline.length },
       'removed the state of a node that stopped heartbeating',
     );
-    if (removed.length === 0 && vacated.length === 0 && reduced.length === 0) return;
+    if (removed.length === 0 && vacated.length === 0 && reduced.length === 0 && offline.length === 0) return;
     try {
-      this.onNodeLost?.({ members: removed, vacatedChannels: vacated, reducedChannels: reduced });
+      this.onNodeLost?.({
+        members: removed,
+        vacatedChannels: vacated,
+        reducedChannels: reduced,
+        ...(offline.length === 0 ? {} : { usersOffline: offline }),
+      });
     } catch (error) {
       logger.error({ err: error, node: nodeId }, 'the node-loss handler threw');
     }

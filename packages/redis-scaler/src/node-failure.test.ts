@@ -25,6 +25,28 @@ if (redis) {
   });
 
   describe('a node that dies without closing', () => {
+    it('takes its signed-in sockets out and reports, once, the users it left with none (watchlist events)', async () => {
+      const prefix = uniquePrefix('crash-signins');
+      const timing = { heartbeatIntervalMs: 200, nodeTimeoutMs: 1_000 };
+      const reports: NodeLoss['usersOffline'][] = [];
+      const doomed = open({ prefix, ...timing, nodeId: 'doomed-signins' });
+      const survivors = [1, 2].map(() => open({ prefix, ...timing }));
+      await Promise.all(survivors.map((survivor) => survivor.start(() => {}, (loss) => reports.push(loss.usersOffline))));
+      const [b] = survivors as [RedisScaler];
+      const app = 'app-w';
+      await doomed.addConnection(app, '1.1');
+      expect(await doomed.signIn(app, 'gone', '1.1')).toBe(true);
+      expect(await doomed.signIn(app, 'kept', '1.2')).toBe(true);
+      expect(await b.signIn(app, 'kept', '2.1')).toBe(false);
+      crash(doomed);
+      await expect.poll(() => reports.length, { timeout: 5_000, interval: 20 }).toBe(1);
+      expect(reports).toEqual([[{ appId: app, userId: 'gone' }]]);
+      expect(await b.onlineUsers(app, ['gone', 'kept'])).toEqual(['kept']);
+      expect(await b.signIn(app, 'gone', '2.2')).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 3 * timing.heartbeatIntervalMs));
+      expect(reports).toHaveLength(1);
+    });
+
     it('is removed by exactly one of four survivors within nodeTimeoutMs + heartbeatIntervalMs, and members that left everywhere are reported once', async () => {
       const prefix = uniquePrefix('crash');
       const timing = { heartbeatIntervalMs: 200, nodeTimeoutMs: 1_000 };

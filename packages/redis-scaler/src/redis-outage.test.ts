@@ -122,6 +122,39 @@ if (redisServerInstalled()) {
     });
   });
 
+  describe('signed-in users (watchlist events) when Redis goes away and comes back', () => {
+    it('answers from this node meanwhile, writes its sign-ins back and announces the users the resync made online again', { timeout: 30_000 }, async () => {
+      let server = await startRedisServer();
+      const client = new Redis(server.url, { retryStrategy: () => 100 });
+      const prefix = uniquePrefix('outage-signins');
+      const timing = { heartbeatIntervalMs: 100, nodeTimeoutMs: 5_000, commandTimeoutMs: 300 };
+      const a = createRedisScaler({ redis: client, prefix, ...timing });
+      const b = createRedisScaler({ redis: client, prefix, ...timing });
+      try {
+        const receivedByB: ClusterMessage[] = [];
+        await b.start((message) => receivedByB.push(message));
+        await a.start(() => {});
+        expect(await a.signIn('app', 'erin', '1.1')).toBe(true);
+        await server.kill();
+        await expect.poll(() => a.connected, { timeout: 5_000 }).toBe(false);
+        expect(await a.signIn('app', 'fay', '1.2')).toBe(true); // what a knows: its own sockets
+        expect((await a.onlineUsers('app', ['erin', 'fay', 'gus'])).sort()).toEqual(['erin', 'fay']);
+        server = await startRedisServer(server.port); // empty: the sign-ins must come from the node
+        await expect.poll(() => a.connected && b.connected, { timeout: 15_000, interval: 50 }).toBe(true);
+        expect((await b.onlineUsers('app', ['erin', 'fay', 'gus'])).sort()).toEqual(['erin', 'fay']);
+        const online = () => receivedByB.filter((message) => message.type === 'user-online').map((message) => (message as { userId: string }).userId).sort();
+        await expect.poll(online, { timeout: 5_000 }).toEqual(['erin', 'fay']);
+        expect(await b.signIn('app', 'fay', '2.1')).toBe(false);
+        expect(await a.signOut('app', 'fay', '1.2')).toBe(false);
+        expect(await b.signOut('app', 'fay', '2.1')).toBe(true);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+        client.disconnect();
+        await server.kill();
+      }
+    });
+  });
+
   describe('when Redis is unreachable from the start', () => {
     it('answers every call from local state after one bounded wait, and close() returns', async () => {
       const port = await freePort(); // nothing listens here

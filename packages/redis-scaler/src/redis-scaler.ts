@@ -153,11 +153,11 @@ class RedisScalerNode implements RedisScaler {
     return this.#withFallback((redis) => redis.rsAddConnection(...this.#args.connection(appId, socketId)).then(Number), (local) => local, change);
   }
 
-  removeConnection(appId: string, socketId: string, held: readonly HeldChannel[] = []): Promise<SocketRemoval> {
-    const calls = removalCalls(this.#keys, this.nodeId, appId, socketId, held);
+  removeConnection(appId: string, socketId: string, held: readonly HeldChannel[] = [], signedInAs?: string): Promise<SocketRemoval> {
+    const calls = removalCalls(this.#keys, this.nodeId, appId, socketId, held, signedInAs);
     // Removed locally first, every chunk: a resync that starts meanwhile must not replay this socket.
     const change = () => {
-      const locals = removeLocally(this.#state, appId, socketId, calls);
+      const locals = removeLocally(this.#state, appId, socketId, calls, signedInAs);
       for (const { channel } of held) this.#follow(appId, channel);
       return locals;
     };
@@ -287,6 +287,30 @@ class RedisScalerNode implements RedisScaler {
 
   userCount(appId: string, channel: string): Promise<number> {
     return this.#withFallback((redis) => redis.hlen(this.#keys.presenceUsers(appId, channel)), () => this.#state.userCount(appId, channel));
+  }
+
+  // Signed-in users (watchlist events). During an outage the answers are this node's own (first and last
+  // here): a receiving node checks each watchlist event against the state before delivering it.
+
+  signIn(appId: string, userId: string, socketId: string): Promise<boolean> {
+    const change = () => this.#state.signIn(appId, userId, socketId);
+    return this.#withFallback(async (redis) => (await redis.rsSignIn(...this.#args.signin(appId, userId, socketId))) === 1, (firstLocal) => firstLocal, change);
+  }
+
+  signOut(appId: string, userId: string, socketId: string): Promise<boolean> {
+    const change = () => this.#state.signOut(appId, userId, socketId);
+    return this.#withFallback(async (redis) => (await redis.rsSignOut(...this.#args.signin(appId, userId, socketId))) === 1, (lastLocal) => lastLocal, change);
+  }
+
+  onlineUsers(appId: string, userIds: readonly string[]): Promise<string[]> {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.#withFallback(
+      async (redis) => {
+        const counts = await redis.hmget(this.#keys.online(appId), ...userIds);
+        return userIds.filter((_, index) => counts[index] !== null);
+      },
+      () => this.#state.onlineUsers(appId, userIds),
+    );
   }
 
   // Cached events

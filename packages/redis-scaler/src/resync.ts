@@ -20,7 +20,7 @@ const maxRoomFactor = 64;
 
 /** What a completed resync did. */
 interface Resynced {
-  /** Connections, subscriptions and presence sockets written. */
+  /** Connections, subscriptions, presence sockets and signed-in sockets written. */
   entries: number;
   /** Nodes in the heartbeat set, this one included. */
   nodes: number;
@@ -52,6 +52,8 @@ export class Resync {
   #running: Promise<void> | undefined;
   /** Doubles after each failed attempt, back to 1 after a completed one. */
   #roomFactor = 1;
+  /** Signed-in users the replay of the current attempt made online again. */
+  #usersBack: ClusterMessage[] = [];
 
   constructor(options: ResyncOptions) {
     this.#options = options;
@@ -73,6 +75,7 @@ export class Resync {
     const { commands, keys, args, nodeId, nodeTimeoutMs, health, outagePresence } = this.#options;
     if (health.closed || !health.commandsReady) return;
     const taken = outagePresence.take();
+    this.#usersBack = [];
 
     const batch = new MultiReplies(commands.multi() as ScriptPipeline);
     batch.queue((m) => m.rsReap(keys.nodes, args.nodeKey, nodeId, nodeTimeoutMs, '1'));
@@ -105,6 +108,7 @@ export class Resync {
       if (addedAnywhere.has(presenceKey(user))) announcements.push({ type: 'member-added', ...pick(user), userInfo: user.userInfo });
     }
     for (const user of gone) announcements.push({ type: 'member-removed', ...pick(user) });
+    announcements.push(...this.#usersBack);
     this.#options.onResynced({ entries, nodes, announcements });
   }
 
@@ -126,6 +130,15 @@ export class Resync {
       let read = joinedKeys.has(key) ? (reply: unknown) => (reply as unknown[])[1] === 1 && addedAnywhere.add(key) : undefined;
       for (const socketId of sockets) {
         batch.queue((m) => m.rsJoinPresence(...args.presenceJoin(appId, channel, socketId, { userId, userInfo }, unlimitedMembers)), read);
+        read = undefined;
+      }
+    }
+    // Signed-in sockets: a user this replay makes online again (another node reaped this one meanwhile, and told
+    // watchers they went offline) is announced; receivers check it against the state before delivering it.
+    for (const [appId, userId, sockets] of state.signedInEntries()) {
+      let read: ((reply: unknown) => void) | undefined = (reply) => reply === 1 && this.#usersBack.push({ type: 'user-online', appId, userId });
+      for (const socketId of sockets) {
+        batch.queue((m) => m.rsSignIn(...args.signin(appId, userId, socketId)), read);
         read = undefined;
       }
     }

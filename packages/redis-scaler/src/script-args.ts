@@ -8,11 +8,14 @@ export const entry = {
     JSON.stringify(['s', subsKey, chansKey, member, appId, channel]),
   presence: (socketsKey: string, usersKey: string, infoKey: string, member: string, appId: string, channel: string, userId: string) =>
     JSON.stringify(['p', socketsKey, usersKey, infoKey, member, appId, channel, userId]),
+  signin: (signinsKey: string, onlineKey: string, member: string, appId: string, userId: string) =>
+    JSON.stringify(['u', signinsKey, onlineKey, member, appId, userId]),
 };
 
 type ConnectionArgs = [conns: string, node: string, member: string, entry: string];
 type SubscriptionArgs = [subs: string, chans: string, node: string, member: string, channel: string, entry: string];
 type PresenceJoinArgs = [sockets: string, users: string, info: string, node: string, member: string, userId: string, userInfo: string, maxMembers: number, entry: string];
+type SigninArgs = [signins: string, online: string, node: string, member: string, userId: string, entry: string];
 type PresenceLeaveArgs = [sockets: string, users: string, info: string, node: string, member: string, userId: string, entry: string];
 
 /**
@@ -56,6 +59,14 @@ export class ScriptArgs {
   presenceLeave(appId: string, channel: string, socketId: string, userId: string): PresenceLeaveArgs {
     const [sockets, users, info, member, presenceEntry] = this.#presence(appId, channel, socketId, userId);
     return [sockets, users, info, this.nodeKey, member, userId, presenceEntry];
+  }
+
+  /** For `rsSignIn` and `rsSignOut`. */
+  signin(appId: string, userId: string, socketId: string): SigninArgs {
+    const signins = this.#keys.signins(appId, userId);
+    const online = this.#keys.online(appId);
+    const member = socketMember(this.#nodeId, socketId);
+    return [signins, online, this.nodeKey, member, userId, entry.signin(signins, online, member, appId, userId)];
   }
 
   #presence(appId: string, channel: string, socketId: string, userId: string): [string, string, string, string, string] {

@@ -11,6 +11,7 @@ import type { ChainableCommander, Redis } from 'ioredis';
  *   ["c", connsKey, member]
  *   ["s", subsKey, chansKey, member, appId, channel]
  *   ["p", socketsKey, usersKey, infoKey, member, appId, channel, userId]
+ *   ["u", signinsKey, onlineKey, member, appId, userId]          (a signed-in socket, watchlist apps)
  */
 
 const redisNowMs = `
@@ -20,13 +21,15 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
 /**
  * Undoes one entry of a node (decoded from its JSON), appending to `users`
- * {appId, channel, userId} of presence users that thereby left the cluster
- * and to `vacated` {appId, channel} of channels left without subscribers.
+ * {appId, channel, userId} of presence users that thereby left the cluster,
+ * to `vacated` {appId, channel} of channels left without subscribers, to
+ * `reduced` (when given) {appId, channel} of channels that lost subscribers and
+ * kept some, and to `offline` {appId, userId} of users left without a signed-in socket.
  * Every step checks that the shared state still holds exactly this socket,
  * so undoing an entry twice, or a stale one, changes nothing.
  */
 const undoEntry = `
-local function undoEntry(e, users, vacated, reduced)
+local function undoEntry(e, users, vacated, reduced, offline)
   if e[1] == 'c' then
     redis.call('SREM', e[2], e[3])
   elseif e[1] == 's' then
@@ -51,11 +54,21 @@ local function undoEntry(e, users, vacated, reduced)
         table.insert(users, e[6]); table.insert(users, e[7]); table.insert(users, e[8])
       end
     end
+  elseif e[1] == 'u' then
+    if redis.call('SREM', e[2], e[4]) == 1 then
+      local n = redis.call('SCARD', e[2])
+      if n == 0 then
+        redis.call('HDEL', e[3], e[6])
+        table.insert(offline, e[5]); table.insert(offline, e[6])
+      else
+        redis.call('HSET', e[3], e[6], n)
+      end
+    end
   end
 end
-local function undoRaw(raw, users, vacated, reduced)
+local function undoRaw(raw, users, vacated, reduced, offline)
   local ok, e = pcall(cjson.decode, raw)
-  if ok and type(e) == 'table' then undoEntry(e, users, vacated, reduced) end
+  if ok and type(e) == 'table' then undoEntry(e, users, vacated, reduced, offline) end
 end
 `;
 
@@ -142,10 +155,13 @@ redis.call('HDEL', KEYS[3], ARGV[2])
 return 1`,
   },
   // A closed socket with the channels it held, in one call (the caller chunks large sockets).
-  // numkeys first. KEYS: node, chans, conns, then per held channel: subs [, sockets, users, info when presence].
-  // ARGV: member, connection entry ('' keeps the connection), then per held channel:
+  // numkeys first. KEYS: node, chans, conns [, signins, online when signed in], then per held channel:
+  //   subs [, sockets, users, info when presence].
+  // ARGV: member, connection entry ('' keeps the connection), signed-in userId, its sign-in entry ('' when the
+  //   call removes no sign-in), then per held channel:
   //   channel, subscription entry, userId, presence entry ('' when the socket was not a presence member there).
-  // Returns {{vacated channel, ...}, {channel, userId, ...} of presence users whose last socket anywhere this was}.
+  // Returns {{vacated channel, ...}, {channel, userId, ...} of presence users whose last socket anywhere this was,
+  //   1 when this was the signed-in user's last signed-in socket anywhere, else 0}.
   // Shared state changes only where it holds exactly this socket, so an unrecorded socket is a no-op.
   rsRemoveSocket: {
     lua: `
@@ -154,9 +170,23 @@ if ARGV[2] ~= '' then
   redis.call('SREM', KEYS[3], member)
   redis.call('SREM', node, ARGV[2])
 end
-local vacated, left = {}, {}
+local vacated, left, offline = {}, {}, 0
 local k = 4
-for a = 3, #ARGV, 4 do
+if ARGV[4] ~= '' then
+  local signins, online = KEYS[4], KEYS[5]
+  k = 6
+  redis.call('SREM', node, ARGV[4])
+  if redis.call('SREM', signins, member) == 1 then
+    local n = redis.call('SCARD', signins)
+    if n == 0 then
+      redis.call('HDEL', online, ARGV[3])
+      offline = 1
+    else
+      redis.call('HSET', online, ARGV[3], n)
+    end
+  end
+end
+for a = 5, #ARGV, 4 do
   local channel, subs = ARGV[a], KEYS[k]
   k = k + 1
   redis.call('SREM', node, ARGV[a + 1])
@@ -183,7 +213,34 @@ for a = 3, #ARGV, 4 do
     end
   end
 end
-return {vacated, left}`,
+return {vacated, left, offline}`,
+  },
+  // KEYS: signins, online, node. ARGV: member, userId, entry. Returns 1 when it is the user's first signed-in socket anywhere.
+  // Idempotent: a socket already signed in as the user is counted once (a repeated sign-in, a resync replay).
+  rsSignIn: {
+    numberOfKeys: 3,
+    lua: `
+redis.call('SADD', KEYS[3], ARGV[3])
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+local n = redis.call('SCARD', KEYS[1])
+redis.call('HSET', KEYS[2], ARGV[2], n)
+if n == 1 then return 1 end
+return 0`,
+  },
+  // KEYS: signins, online, node. ARGV: member, userId, entry. Returns 1 after the user's last signed-in socket anywhere;
+  // a socket not signed in as the user changes nothing shared.
+  rsSignOut: {
+    numberOfKeys: 3,
+    lua: `
+redis.call('SREM', KEYS[3], ARGV[3])
+if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return 0 end
+local n = redis.call('SCARD', KEYS[1])
+if n > 0 then
+  redis.call('HSET', KEYS[2], ARGV[2], n)
+  return 0
+end
+redis.call('HDEL', KEYS[2], ARGV[2])
+return 1`,
   },
   // Graceful stop, a bounded slice at a time: KEYS: nodes, node. ARGV: nodeId, count.
   // Takes the node out of the heartbeat set, undoes up to `count` of its entries, returns how many are left.
@@ -191,8 +248,8 @@ return {vacated, left}`,
     numberOfKeys: 2,
     lua: `${undoEntry}
 redis.call('ZREM', KEYS[1], ARGV[1])
-local users, vacated = {}, {}
-for _, raw in ipairs(redis.call('SPOP', KEYS[2], tonumber(ARGV[2]))) do undoRaw(raw, users, vacated) end
+local users, vacated, offline = {}, {}, {}
+for _, raw in ipairs(redis.call('SPOP', KEYS[2], tonumber(ARGV[2]))) do undoRaw(raw, users, vacated, nil, offline) end
 return redis.call('SCARD', KEYS[2])`,
   },
   // KEYS: nodes. ARGV: nodeId, nodeTimeoutMs.
@@ -207,7 +264,8 @@ return {added, dead, redis.call('ZCARD', KEYS[1])}`,
   // KEYS: nodes, node. ARGV: nodeId, nodeTimeoutMs, force ('1' removes without the liveness check).
   // Only the caller that finds the node still dead and removes it gets the result; others get nil.
   // Returns {{appId, channel, userId, ...} of users gone entirely, {appId, channel, ...} of vacated channels,
-  // {appId, channel, ...} of channels that lost subscribers and kept some (each once; it may be vacated too)}.
+  // {appId, channel, ...} of channels that lost subscribers and kept some (each once; it may be vacated too),
+  // {appId, userId, ...} of users left without a signed-in socket}.
   rsReap: {
     numberOfKeys: 2,
     lua: `${undoEntry}
@@ -218,10 +276,10 @@ if ARGV[3] ~= '1' then
   if tonumber(score) > now - tonumber(ARGV[2]) then return false end
 end
 redis.call('ZREM', KEYS[1], ARGV[1])
-local users, vacated, reduced = {}, {}, { list = {}, seen = {} }
-for _, raw in ipairs(redis.call('SMEMBERS', KEYS[2])) do undoRaw(raw, users, vacated, reduced) end
+local users, vacated, reduced, offline = {}, {}, { list = {}, seen = {} }, {}
+for _, raw in ipairs(redis.call('SMEMBERS', KEYS[2])) do undoRaw(raw, users, vacated, reduced, offline) end
 redis.call('DEL', KEYS[2])
-return {users, vacated, reduced.list}`,
+return {users, vacated, reduced.list, offline}`,
   },
   // The heartbeat of a running node. KEYS: nodes, routed (ZSET of the nodes in routing 'subscribed', scored like nodes).
   // ARGV: nodeId, nodeTimeoutMs, routed ('1' or '0').

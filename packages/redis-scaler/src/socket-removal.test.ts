@@ -4,7 +4,7 @@ import { createRedisScaler } from './index.js';
 import { crashForTests } from './internal.js';
 import { createKeys, socketMember } from './keys.js';
 import { entry } from './script-args.js';
-import { removalCalls, removalChunkChannels } from './socket-removal.js';
+import { removalCalls, removalChunkChannels, type RemovalCall } from './socket-removal.js';
 import { scalerFixture } from '../test/support/scaler-fixture.js';
 import { inCI, skipMessage, testRedis, uniquePrefix } from '../test/support/test-redis.js';
 
@@ -18,7 +18,18 @@ describe('removal calls', () => {
     const [first, , last] = calls as [(typeof calls)[0], unknown, (typeof calls)[0]];
     expect(first.args.slice(0, 4)).toEqual([3 + removalChunkChannels + (removalChunkChannels / 2) * 3, keys.node('n'), keys.channels('app'), keys.connections('app')]);
     expect(first.args).toContain(entry.connection(keys.connections('app'), member));
-    expect(last.args).toEqual([4, keys.node('n'), keys.channels('app'), keys.connections('app'), keys.subscribers('app', 'c2000'), member, '', 'c2000', entry.subscription(keys.subscribers('app', 'c2000'), keys.channels('app'), member, 'app', 'c2000'), '', '']);
+    expect(last.args).toEqual([4, keys.node('n'), keys.channels('app'), keys.connections('app'), keys.subscribers('app', 'c2000'), member, '', '', '', 'c2000', entry.subscription(keys.subscribers('app', 'c2000'), keys.channels('app'), member, 'app', 'c2000'), '', '']);
+  });
+
+  it('removes the socket\'s sign-in with the first call only', () => {
+    const keys = createKeys('p');
+    const held: HeldChannel[] = Array.from({ length: removalChunkChannels + 1 }, (_, i) => ({ channel: `c${i}`, presenceUserId: undefined }));
+    const [first, second] = removalCalls(keys, 'n', 'app', '1.1', held, 'ann') as [RemovalCall, RemovalCall];
+    const member = socketMember('n', '1.1');
+    expect(first.args.slice(0, 6)).toEqual([5 + removalChunkChannels, keys.node('n'), keys.channels('app'), keys.connections('app'), keys.signins('app', 'ann'), keys.online('app')]);
+    expect(first.args).toContain(entry.signin(keys.signins('app', 'ann'), keys.online('app'), member, 'app', 'ann'));
+    expect(second.args.slice(0, 2)).toEqual([4, keys.node('n')]);
+    expect(second.args).not.toContain('ann');
   });
 
   it('is one call for the connection alone when the socket held nothing', () => {

@@ -27,10 +27,18 @@ export interface RemovalCall {
 
 /**
  * The script calls that remove a closed socket and the channels it held.
- * The connection itself goes with the first call; a socket holding nothing is
- * one call for the connection alone.
+ * The connection itself (and its sign-in, `signedInAs`) goes with the first
+ * call; a socket holding nothing is one call for the connection alone.
  */
-export function removalCalls(keys: Keys, nodeId: string, appId: string, socketId: string, held: readonly HeldChannel[], chunk = removalChunkChannels): RemovalCall[] {
+export function removalCalls(
+  keys: Keys,
+  nodeId: string,
+  appId: string,
+  socketId: string,
+  held: readonly HeldChannel[],
+  signedInAs?: string,
+  chunk = removalChunkChannels,
+): RemovalCall[] {
   const member = socketMember(nodeId, socketId);
   const nodeKey = keys.node(nodeId);
   const chans = keys.channels(appId);
@@ -40,6 +48,14 @@ export function removalCalls(keys: Keys, nodeId: string, appId: string, socketId
     const slice = held.slice(start, start + chunk);
     const keyList = [nodeKey, chans, conns];
     const argv = [member, start === 0 ? entry.connection(conns, member) : ''];
+    if (start === 0 && signedInAs !== undefined) {
+      const signins = keys.signins(appId, signedInAs);
+      const online = keys.online(appId);
+      keyList.push(signins, online);
+      argv.push(signedInAs, entry.signin(signins, online, member, appId, signedInAs));
+    } else {
+      argv.push('', '');
+    }
     for (const { channel, presenceUserId } of slice) {
       const subs = keys.subscribers(appId, channel);
       keyList.push(subs);
@@ -61,21 +77,27 @@ export function removalCalls(keys: Keys, nodeId: string, appId: string, socketId
 
 /** Reads a `rsRemoveSocket` reply into `into`. */
 function addRemovalReply(into: SocketRemoval, reply: unknown): void {
-  const [vacated, left] = reply as [string[], string[]];
+  const [vacated, left, offline] = reply as [string[], string[], number];
+  if (offline === 1) into.userWentOffline = true;
   for (const channel of vacated) into.vacated.push(String(channel));
   for (let i = 0; i + 1 < left.length; i += 2) into.membersLeft.push({ channel: String(left[i]), userId: String(left[i + 1]) });
 }
 
-/** Removes the socket from this node's own state, chunk by chunk as `calls`: each chunk's local answer. */
-export function removeLocally(state: ClusterState, appId: string, socketId: string, calls: readonly RemovalCall[]): SocketRemoval[] {
+/** Removes the socket from this node's own state, chunk by chunk as `calls`: each chunk's local answer (the sign-in with the first). */
+export function removeLocally(state: ClusterState, appId: string, socketId: string, calls: readonly RemovalCall[], signedInAs?: string): SocketRemoval[] {
   state.removeConnection(appId, socketId);
-  return calls.map((call) => state.removeHeld(appId, socketId, call.held));
+  return calls.map((call, index) => {
+    const local = state.removeHeld(appId, socketId, call.held);
+    if (index === 0 && signedInAs !== undefined && state.signOut(appId, signedInAs, socketId)) local.userWentOffline = true;
+    return local;
+  });
 }
 
 /** Adds a chunk's local answer to the whole answer. */
 export function addLocalRemoval(into: SocketRemoval, local: SocketRemoval): void {
   into.vacated.push(...local.vacated);
   into.membersLeft.push(...local.membersLeft);
+  if (local.userWentOffline) into.userWentOffline = true;
 }
 
 /**

@@ -8,8 +8,9 @@ export type TopicKind = 'channel' | 'node';
  * Where each cluster message travels (see the README, "Routing").
  * - A channel's `broadcast`, `member-added`, `member-removed` and `subscription-count-changed` go to the channel's topic: only
  *   nodes with a local subscriber or presence socket in it listen there.
- * - `terminate-user`, `restart`, and broadcasts to `#server-to-user-` channels (no subscription is
- *   recorded for those: the user may be connected anywhere) go to the node-wide bus.
+ * - `terminate-user`, `user-online` and `user-offline` (watchlist events: watchers may be on any
+ *   node), `restart`, and broadcasts to `#server-to-user-` channels (no subscription is recorded for
+ *   those: the user may be connected anywhere) go to the node-wide bus.
  */
 export class Topics {
   /** The node-wide bus every node listens to. */

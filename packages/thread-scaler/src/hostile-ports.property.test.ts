@@ -10,12 +10,20 @@ import { hubMethods, type HubMethod } from './wire.js';
 
 const methods = Object.keys(hubMethods) as HubMethod[];
 
+/** A value of the kind an argument needs. */
+const validArgument = (kind: string): unknown =>
+  kind === 'member' ? { userId: 'u', userInfo: '{}' } : kind === 'string' || kind === 'optional-string' ? 's' : kind === 'held' ? [] : kind === 'strings' ? ['u'] : 1;
+
 /** A value that is not of the kind an argument needs. */
 const wrongFor = (kind: string): fc.Arbitrary<unknown> => {
   const anyNonString = fc.oneof(fc.integer(), fc.constant(null), fc.boolean(), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
   switch (kind) {
     case 'string':
       return anyNonString;
+    case 'optional-string':
+      return fc.oneof(fc.integer(), fc.constant(null), fc.boolean(), fc.array(fc.string(), { maxLength: 2 }));
+    case 'strings':
+      return fc.oneof(fc.string(), fc.constant(undefined), fc.constant(null), fc.constant([1]), fc.constant(['u', null]), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
     case 'held':
       return fc.oneof(fc.string(), fc.integer(), fc.constant([{ channel: 1 }]), fc.constant([{ channel: 'c', presenceUserId: 5 }]), fc.constant([null]));
     case 'member':
@@ -32,7 +40,7 @@ const malformedCall = fc
   .record({ method: fc.constantFrom(...methods), id: fc.nat(), seed: fc.nat(), extra: fc.boolean() })
   .chain(({ method, id, seed, extra }): fc.Arbitrary<{ message: unknown; id: number }> => {
     const kinds: readonly string[] = hubMethods[method];
-    const args = kinds.map((kind) => (kind === 'member' ? { userId: 'u', userInfo: '{}' } : kind === 'string' ? 's' : kind === 'held' ? [] : 1));
+    const args = kinds.map((kind) => validArgument(kind));
     if (extra) return fc.constant({ message: { k: 'call', id, m: method, a: [...args, 'one too many'] }, id });
     const at = seed % kinds.length;
     return wrongFor(kinds[at]!).map((wrong) => ({ message: { k: 'call', id, m: method, a: args.map((arg, index) => (index === at ? wrong : arg)) }, id }));
@@ -127,7 +135,7 @@ describe("a worker's scaler port under hostile input", () => {
         expect(lost.every(isNodeLoss)).toBe(true);
 
         const kinds: readonly string[] = hubMethods[method];
-        const args = kinds.map((kind) => (kind === 'member' ? { userId: 'u', userInfo: '{}' } : kind === 'string' ? 's' : kind === 'held' ? [] : 1));
+        const args = kinds.map((kind) => validArgument(kind));
         const call = (scaler[method] as (...a: unknown[]) => Promise<unknown>)(...args);
         const { id } = posted.at(-1) as { id: number };
         // An answer of the wrong shape for this method: a number where a count is due is valid, so wrap it.

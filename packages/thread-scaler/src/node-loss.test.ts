@@ -17,6 +17,8 @@ const requests = [
   { k: 'call', id: 2, m: 'addSubscription', a: ['app', 'room', '9.1'] },
   { k: 'call', id: 3, m: 'addSubscription', a: ['app', 'presence-x', '9.1'] },
   { k: 'call', id: 4, m: 'joinPresence', a: ['app', 'presence-x', '9.1', { userId: 'ghost', userInfo: '{}' }, 100] },
+  { k: 'call', id: 5, m: 'signIn', a: ['app', 'ghost', '9.1'] },
+  { k: 'call', id: 6, m: 'signIn', a: ['app', 'kept', '9.1'] },
 ];
 let answered = 0;
 port.on('message', () => {
@@ -35,6 +37,7 @@ async function lostWorker(code: number): Promise<{ loss: NodeLoss; hub: ScalerHu
   await survivor.start(() => {}, (loss) => losses.push(loss), { routing: 'subscribed' });
   await survivor.addConnection('app', '1.1');
   await survivor.addSubscription('app', 'room', '1.1');
+  await survivor.signIn('app', 'kept', '1.1');
 
   const { port1, port2 } = new MessageChannel();
   hub.attach(port1, 'dying');
@@ -53,7 +56,10 @@ describe('a worker thread that ends without close()', () => {
       members: [{ appId: 'app', channel: 'presence-x', userId: 'ghost' }],
       vacatedChannels: [{ appId: 'app', channel: 'presence-x' }],
       reducedChannels: [{ appId: 'app', channel: 'room' }],
+      // Watchlist events: only the user it left with no signed-in socket anywhere.
+      usersOffline: [{ appId: 'app', userId: 'ghost' }],
     });
+    expect(hub.state.onlineUsers('app', ['ghost', 'kept'])).toEqual(['kept']);
     expect(hub.state.connectionCount('app')).toBe(1);
     expect(hub.state.subscriptionCount('app', 'room')).toBe(1);
     expect(hub.state.userCount('app', 'presence-x')).toBe(0);

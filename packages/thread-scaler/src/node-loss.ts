@@ -39,6 +39,13 @@ function undo(state: ClusterState, interest: InterestTable, node: HubNode): Node
     for (const channel of removal.vacated) loss.vacatedChannels.push({ appId, channel });
     for (const { channel, userId } of removal.membersLeft) loss.members.push({ appId, channel, userId });
   }
+  const offline: NonNullable<NodeLoss['usersOffline']> = [];
+  for (const [appId, userId, sockets] of node.share.signedInEntries()) {
+    let last = false;
+    for (const socketId of sockets) last = state.signOut(appId, userId, socketId) || last;
+    if (last) offline.push({ appId, userId });
+  }
+  if (offline.length > 0) loss.usersOffline = offline;
   const channels = [...node.share.subscriptionEntries()].map(([appId, channel]) => [appId, channel] as const);
   // Still subscribed elsewhere: their subscription counts changed (the engine that hears of the loss tells them).
   for (const [appId, channel] of channels) if (state.subscriptionCount(appId, channel) > 0) reducedChannels.push({ appId, channel });
@@ -65,7 +72,8 @@ export function removeNode(hub: HubCore, node: HubNode, lost: boolean): void {
   if (node.routing === 'all') for (const other of nodes.values()) if (!interest.othersTakeAll(other)) post(other, { k: 'interest', all: false });
   if (!lost) return;
   stats.lost++;
-  if (loss.members.length === 0 && loss.vacatedChannels.length === 0 && loss.reducedChannels?.length === 0) return;
+  const nothing = loss.members.length === 0 && loss.vacatedChannels.length === 0 && !loss.reducedChannels?.length;
+  if (nothing && loss.usersOffline === undefined) return;
   const survivor = [...nodes.values()].find((candidate) => candidate.routing !== undefined);
   if (survivor) post(survivor, { k: 'lost', loss });
 }

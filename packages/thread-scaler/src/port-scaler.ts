@@ -160,7 +160,7 @@ export function createPortScaler(port: ScalerPort, options: PortScalerOptions): 
     },
 
     addConnection: (appId, socketId) => call('addConnection', appId, socketId),
-    removeConnection: (appId, socketId, held) => call('removeConnection', appId, socketId, held),
+    removeConnection: (appId, socketId, held, signedInAs) => call('removeConnection', appId, socketId, held, signedInAs),
     connectionCount: (appId) => call('connectionCount', appId),
 
     addSubscription: (appId, channel, socketId) => call('addSubscription', appId, channel, socketId),
@@ -176,5 +176,9 @@ export function createPortScaler(port: ScalerPort, options: PortScalerOptions): 
 
     storeCachedEvent: (appId, channel, frame, ttlSeconds) => call('storeCachedEvent', appId, channel, frame, ttlSeconds),
     cachedEvent: (appId, channel) => call('cachedEvent', appId, channel),
+
+    signIn: (appId, userId, socketId) => call('signIn', appId, userId, socketId),
+    signOut: (appId, userId, socketId) => call('signOut', appId, userId, socketId),
+    onlineUsers: (appId, userIds) => call('onlineUsers', appId, [...userIds]),
   };
 }

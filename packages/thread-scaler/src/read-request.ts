@@ -1,8 +1,10 @@
 import { hubMethods, type ArgumentKind, type HubMethod, type HubRequest } from './wire.js';
-import { isClusterMessage, isHeld, isMember, isRecord, isRequestId, isString } from './value-checks.js';
+import { isClusterMessage, isHeld, isMember, isRecord, isRequestId, isString, isStrings } from './value-checks.js';
 
 const argumentChecks: Record<ArgumentKind, (value: unknown) => boolean> = {
   string: isString,
+  'optional-string': (value) => value === undefined || isString(value),
+  strings: (value) => value !== undefined && isStrings(value),
   held: isHeld,
   member: isMember,
   // A member limit may be Infinity (no limit), never NaN or negative.

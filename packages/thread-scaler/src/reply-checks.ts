@@ -11,7 +11,8 @@ export const replyChecks: Record<HubMethod | 'start' | 'close', (value: unknown)
     Array.isArray(value['vacated']) &&
     value['vacated'].every(isString) &&
     Array.isArray(value['membersLeft']) &&
-    value['membersLeft'].every((m) => isRecord(m) && isString(m['channel']) && isString(m['userId'])),
+    value['membersLeft'].every((m) => isRecord(m) && isString(m['channel']) && isString(m['userId'])) &&
+    (value['userWentOffline'] === undefined || typeof value['userWentOffline'] === 'boolean'),
   connectionCount: isCount,
   addSubscription: isCount,
   removeSubscription: isCount,
@@ -26,6 +27,9 @@ export const replyChecks: Record<HubMethod | 'start' | 'close', (value: unknown)
   userCount: isCount,
   storeCachedEvent: (value) => value === undefined,
   cachedEvent: (value) => value === undefined || (isRecord(value) && isString(value['frame']) && typeof value['ttl'] === 'number'),
+  signIn: (value) => typeof value === 'boolean',
+  signOut: (value) => typeof value === 'boolean',
+  onlineUsers: (value) => Array.isArray(value) && value.every(isString),
 };
 
 /** An `interest` message the worker can apply, or false. */

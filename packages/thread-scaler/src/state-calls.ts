@@ -35,8 +35,8 @@ function callState(state: ClusterState, share: ClusterState, request: CallReques
       share.addConnection(a[0], a[1]);
       return state.addConnection(a[0], a[1]);
     case 'removeConnection':
-      share.removeConnection(a[0], a[1], a[2]);
-      return state.removeConnection(a[0], a[1], a[2]);
+      share.removeConnection(a[0], a[1], a[2], a[3]);
+      return state.removeConnection(a[0], a[1], a[2], a[3]);
     case 'connectionCount':
       return state.connectionCount(a[0]);
     case 'addSubscription':
@@ -67,5 +67,13 @@ function callState(state: ClusterState, share: ClusterState, request: CallReques
       return state.storeCachedEvent(a[0], a[1], a[2], a[3]);
     case 'cachedEvent':
       return state.cachedEvent(a[0], a[1]);
+    case 'signIn':
+      share.signIn(a[0], a[1], a[2]);
+      return state.signIn(a[0], a[1], a[2]);
+    case 'signOut':
+      share.signOut(a[0], a[1], a[2]);
+      return state.signOut(a[0], a[1], a[2]);
+    case 'onlineUsers':
+      return state.onlineUsers(a[0], a[1]);
   }
 }

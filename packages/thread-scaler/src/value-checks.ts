@@ -32,6 +32,8 @@ export function isClusterMessage(value: unknown): value is ClusterMessage {
     case 'subscription-count-changed':
       return isString(value['appId']) && isString(value['channel']);
     case 'terminate-user':
+    case 'user-online':
+    case 'user-offline':
       return isString(value['appId']) && isString(value['userId']);
     case 'restart':
       return true;
@@ -49,6 +51,8 @@ export function isNodeLoss(value: unknown): value is NodeLoss {
     value['members'].every((m) => isRecord(m) && isString(m['appId']) && isString(m['channel']) && isString(m['userId'])) &&
     Array.isArray(value['vacatedChannels']) &&
     value['vacatedChannels'].every(isChannelRef) &&
-    (value['reducedChannels'] === undefined || (Array.isArray(value['reducedChannels']) && value['reducedChannels'].every(isChannelRef)))
+    (value['reducedChannels'] === undefined || (Array.isArray(value['reducedChannels']) && value['reducedChannels'].every(isChannelRef))) &&
+    (value['usersOffline'] === undefined ||
+      (Array.isArray(value['usersOffline']) && value['usersOffline'].every((u) => isRecord(u) && isString(u['appId']) && isString(u['userId']))))
   );
 }

@@ -9,12 +9,12 @@ import type { ScalerHubErrorCode } from './errors.js';
  */
 
 /** The kinds of argument a hub method takes, each with its check in `read-request.ts`. */
-export type ArgumentKind = 'string' | 'held' | 'member' | 'limit' | 'ttl';
+export type ArgumentKind = 'string' | 'optional-string' | 'strings' | 'held' | 'member' | 'limit' | 'ttl';
 
 /** The scaler calls the hub answers from its `ClusterState`, with their argument kinds. */
 export const hubMethods = {
   addConnection: ['string', 'string'],
-  removeConnection: ['string', 'string', 'held'],
+  removeConnection: ['string', 'string', 'held', 'optional-string'],
   connectionCount: ['string'],
   addSubscription: ['string', 'string', 'string'],
   removeSubscription: ['string', 'string', 'string'],
@@ -27,6 +27,9 @@ export const hubMethods = {
   userCount: ['string', 'string'],
   storeCachedEvent: ['string', 'string', 'string', 'ttl'],
   cachedEvent: ['string', 'string'],
+  signIn: ['string', 'string', 'string'],
+  signOut: ['string', 'string', 'string'],
+  onlineUsers: ['string', 'strings'],
 } as const satisfies Record<string, readonly ArgumentKind[]>;
 
 export type HubMethod = keyof typeof hubMethods;
@@ -63,9 +66,16 @@ export type HubReply =
 /** An `interest` change as the hub sends it. */
 export type InterestChange = Extract<HubReply, { k: 'interest' }>;
 
-/** Messages every node must see whatever it listens to: a user's termination, a restart, a user's own channel. */
+/**
+ * Messages every node must see whatever it listens to: a user's termination, a user's watchlist events
+ * (watchers may be on any node), a restart, a user's own channel.
+ */
 export const isNodeWide = (message: ClusterMessage): boolean =>
-  message.type === 'terminate-user' || message.type === 'restart' || (message.type === 'broadcast' && message.channel.startsWith(serverToUserPrefix));
+  message.type === 'terminate-user' ||
+  message.type === 'user-online' ||
+  message.type === 'user-offline' ||
+  message.type === 'restart' ||
+  (message.type === 'broadcast' && message.channel.startsWith(serverToUserPrefix));
 
 /** A channel's key in `interest` messages. */
 export const interestKey = (appId: string, channel: string): string => `${appId}\u0000${channel}`;

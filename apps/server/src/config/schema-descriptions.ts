@@ -50,6 +50,8 @@ const schemaDescriptions: Readonly<Record<string, string>> = {
   'applications[].user_authentication_timeout': 'Seconds a connection has to sign in or subscribe to a private or presence channel, with enable_user_authentication (at most 86400). Default 30.',
   'applications[].enable_subscription_count': 'Send pusher_internal:subscription_count (pusher-js: pusher:subscription_count, channel.subscriptionCount) to the subscribers of every channel but presence ones when its cluster-wide count changes, and the subscription_count webhook. Default false.',
   'applications[].subscription_count_interval_ms': 'Coalescing of subscription counts, in ms (10 to 60000): per channel and node, the first change after a quiet interval is sent at once, later ones once at the end of each interval with the count then. Default 1000.',
+  'applications[].enable_watchlist_events': 'Watchlist events: a signed-in connection whose user_data has a watchlist of user ids hears when they come online (first signed-in connection anywhere) and go offline (last one closed). Default false: the watchlist is ignored.',
+  'applications[].max_watchlist_size': 'User ids one watchlist may hold (Pusher: 100); a longer one is refused at sign-in with 4009. Default 100.',
   'applications[].webhooks': 'Webhook receivers of this app (Pusher\'s webhook format, signed with the app secret).',
   'applications[].webhooks[].url': 'Receiver URL (credentials and query values are masked by `config print`).',
   'applications[].webhooks[].event_types': 'Events sent to this receiver. Default: all.',

@@ -67,6 +67,10 @@ export const applicationSchema = z.strictObject({
   enable_subscription_count: z.boolean().default(appDefaults.enableSubscriptionCount),
   /** Per channel and node: the first change after a quiet interval is sent at once, later ones at most once per interval. */
   subscription_count_interval_ms: z.number().int().min(10).max(60_000).default(appDefaults.subscriptionCountIntervalMs),
+  /** Watchlist events (`pusher_internal:watchlist_events`) for signed-in users' `user_data.watchlist`. */
+  enable_watchlist_events: z.boolean().default(appDefaults.enableWatchlistEvents),
+  /** User ids one watchlist may hold (Pusher's limit is 100); a longer one is refused at sign-in with 4009. */
+  max_watchlist_size: z.number().int().positive().max(100_000).default(appDefaults.maxWatchlistSize),
   /** @org/webhooks' own schema for an entry (its defaults, e.g. max_queue_bytes, stay in that package). */
   webhooks: z.array(webhookConfigSchema).default([]),
   /** Pusher's batch webhooks (off: one event per request) and their window, with @org/webhooks' defaults. */

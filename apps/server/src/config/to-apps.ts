@@ -33,6 +33,8 @@ export function toApp(app: ApplicationConfig, server: ServerConfig, rateLimiter?
     userAuthenticationTimeout: app.user_authentication_timeout,
     enableSubscriptionCount: app.enable_subscription_count,
     subscriptionCountIntervalMs: app.subscription_count_interval_ms,
+    enableWatchlistEvents: app.enable_watchlist_events,
+    maxWatchlistSize: app.max_watchlist_size,
     // Left out when unset: an explicit undefined would replace the default.
     ...(app.name !== undefined ? { name: app.name } : {}),
     ...(activityTimeout !== undefined ? { activityTimeout } : {}),

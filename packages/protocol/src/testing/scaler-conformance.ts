@@ -173,6 +173,43 @@ export function runScalerConformance(runner: TestRunner, name: string, options: 
       expect(await scaler.presenceMembers(app, 'presence-kept')).toEqual([alice]);
     });
 
+    it('tells a signed-in user\'s first and last socket, however many it has, and which users are online', async () => {
+      const scaler = await make();
+      const app = appId();
+      expect(await scaler.onlineUsers(app, ['u'])).toEqual([]);
+      expect(await scaler.signIn(app, 'u', '1.1')).toBe(true);
+      expect(await scaler.signIn(app, 'u', '1.2')).toBe(false);
+      expect(await scaler.signIn(app, 'u', '1.1')).toBe(false);
+      expect(await scaler.signIn(app, 'v', '1.3')).toBe(true);
+      expect((await scaler.onlineUsers(app, ['u', 'w', 'v'])).sort()).toEqual(['u', 'v']);
+      expect(await scaler.signOut(app, 'u', '1.1')).toBe(false);
+      expect(await scaler.signOut(app, 'u', '1.9')).toBe(false);
+      expect(await scaler.signOut(app, 'w', '1.2')).toBe(false);
+      expect(await scaler.onlineUsers(app, ['u'])).toEqual(['u']);
+      expect(await scaler.signOut(app, 'u', '1.2')).toBe(true);
+      expect(await scaler.signOut(app, 'u', '1.2')).toBe(false);
+      expect(await scaler.onlineUsers(app, ['u', 'v'])).toEqual(['v']);
+      expect(await scaler.onlineUsers(appId(), ['v'])).toEqual([]);
+    });
+
+    it('removes a closed socket\'s sign-in with it and says when that was the user\'s last', async () => {
+      const scaler = await make();
+      const app = appId();
+      for (const socketId of ['1.1', '1.2', '1.3']) await scaler.addConnection(app, socketId);
+      await scaler.signIn(app, 'u', '1.1');
+      await scaler.signIn(app, 'u', '1.2');
+      await scaler.addSubscription(app, 'room', '1.1');
+      const first = await scaler.removeConnection(app, '1.1', [{ channel: 'room', presenceUserId: undefined }], 'u');
+      expect(first.userWentOffline ?? false).toBe(false);
+      expect(first.vacated).toEqual(['room']);
+      // A socket that never signed in as the user takes nobody offline.
+      expect((await scaler.removeConnection(app, '1.3', [], 'u')).userWentOffline ?? false).toBe(false);
+      expect(await scaler.onlineUsers(app, ['u'])).toEqual(['u']);
+      expect((await scaler.removeConnection(app, '1.2', [], 'u')).userWentOffline).toBe(true);
+      expect(await scaler.onlineUsers(app, ['u'])).toEqual([]);
+      expect(await scaler.connectionCount(app)).toBe(0);
+    });
+
     it('keeps apps apart', async () => {
       const scaler = await make();
       const [one, two] = [appId(), appId()];
@@ -205,6 +242,30 @@ export function runScalerConformance(runner: TestRunner, name: string, options: 
         expect(await b.userCount(app, 'presence-x')).toBe(1);
         expect(await a.addConnection(app, '1.1')).toBe(1);
         expect(await b.addConnection(app, '2.1')).toBe(2);
+      });
+
+      it('counts a user\'s sign-ins across nodes: online at the first anywhere, offline after the last anywhere', async () => {
+        const [a, b] = [await make(), await make()];
+        const app = appId();
+        expect(await a.signIn(app, 'u', '1.1')).toBe(true);
+        expect(await b.signIn(app, 'u', '2.1')).toBe(false);
+        expect(await b.onlineUsers(app, ['u'])).toEqual(['u']);
+        expect(await a.signOut(app, 'u', '1.1')).toBe(false);
+        await b.addConnection(app, '2.1');
+        expect((await b.removeConnection(app, '2.1', [], 'u')).userWentOffline).toBe(true);
+        expect(await a.onlineUsers(app, ['u'])).toEqual([]);
+      });
+
+      it('takes a closed node\'s sign-ins out: its users are online only where they still are', async () => {
+        const [a, b] = [await make(), await make()];
+        const app = appId();
+        await a.signIn(app, 'gone', '1.1');
+        await a.signIn(app, 'kept', '1.2');
+        await b.signIn(app, 'kept', '2.1');
+        await a.close();
+        created.splice(created.indexOf(a), 1);
+        expect(await b.onlineUsers(app, ['gone', 'kept'])).toEqual(['kept']);
+        expect(await b.signIn(app, 'gone', '2.2')).toBe(true);
       });
 
       it('drops a closed node\'s sockets from counts and presence', async () => {
