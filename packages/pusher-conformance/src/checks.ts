@@ -22,15 +22,6 @@ export function checkEqual<T>(actual: unknown, expected: T, what: string): asser
   if (!isDeepStrictEqual(actual, expected)) fail(`${what}: expected ${show(expected)}, got ${show(actual)}`);
 }
 
-/** `actual` has at least `expected`'s keys with equal values (other keys allowed). */
-export function checkIncludes(actual: unknown, expected: Record<string, unknown>, what: string): void {
-  const object = typeof actual === 'object' && actual !== null ? (actual as Record<string, unknown>) : undefined;
-  const ok = object !== undefined && Object.entries(expected).every(([key, value]) => isDeepStrictEqual(object[key], value));
-  if (!ok) fail(`${what}: expected an object with ${show(expected)}, got ${show(actual)}`);
-}
-
 export function checkOneOf<T>(actual: unknown, allowed: readonly T[], what: string): asserts actual is T {
   if (!allowed.some((value) => isDeepStrictEqual(actual, value))) fail(`${what}: expected one of ${show(allowed)}, got ${show(actual)}`);
 }
-
-export { show as describeValue };

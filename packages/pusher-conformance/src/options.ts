@@ -20,7 +20,7 @@ const credentials = z.strictObject({
 /** A group name or a case id; which ids exist is checked when the cases are selected (`selectCases`). */
 const selector = z.string().min(1, `must name groups (${groupNames.join(', ')}) or case ids (see --list)`);
 
-export const optionsSchema = z.strictObject({
+const optionsSchema = z.strictObject({
   /** The server's host, for WebSockets and the HTTP API. */
   host: z.string().min(1, 'must not be empty').default('127.0.0.1'),
   port,
@@ -61,7 +61,7 @@ export type ResolvedOptions = z.output<typeof optionsSchema>;
 const kebab = (key: string) => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 /** `['featureApp', 'key']` → `--feature-app-key`; array indexes are dropped (`--only`). */
-export function flagName(path: readonly PropertyKey[]): string {
+function flagName(path: readonly PropertyKey[]): string {
   const parts = path.filter((part): part is string => typeof part === 'string').map(kebab);
   return `--${parts.join('-')}`;
 }

@@ -13,7 +13,7 @@ export interface RunSettings {
 }
 
 /** Why a case cannot run against this target, or undefined when it can. */
-export function missingNeed(entry: ConformanceCase, target: Target, webhooks: WebhookInbox | undefined): string | undefined {
+function missingNeed(entry: ConformanceCase, target: Target, webhooks: WebhookInbox | undefined): string | undefined {
   const reasons: Record<Need, () => string | undefined> = {
     node2: () => (target.node2 ? undefined : 'no second node (--node2-port)'),
     webhooks: () => (webhooks ? undefined : 'no webhook receiver (--webhook-port)'),

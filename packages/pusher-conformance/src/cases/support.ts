@@ -8,7 +8,7 @@ import type { AppCredentials, Endpoint } from '../target.js';
 /** What several groups share: the feature app's clients, raw subscriptions and sign-ins, "nothing arrives". */
 
 /** How long a case waits to be sure a frame does not come: longer than any delivery on a healthy server. */
-export const quietMs = 750;
+const quietMs = 750;
 
 export function featureApp(context: CaseContext): AppCredentials {
   const app = context.target.featureApp;

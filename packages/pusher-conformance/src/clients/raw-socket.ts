@@ -87,7 +87,7 @@ export class RawSocket {
   }
 }
 
-export function decodeFrame(text: string): Frame | undefined {
+function decodeFrame(text: string): Frame | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

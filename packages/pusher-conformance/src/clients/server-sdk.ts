@@ -3,7 +3,7 @@ import PusherServer from 'pusher';
 import type { AppCredentials, Endpoint } from '../target.js';
 
 /** One master key per run, shared by the SDK that encrypts and the auth handler that gives pusher-js its key. */
-export const encryptionMasterKeyBase64 = randomBytes(32).toString('base64');
+const encryptionMasterKeyBase64 = randomBytes(32).toString('base64');
 
 /** The official `pusher` Node SDK pointed at `node`: what an app's backend uses. */
 export function serverSdk(node: Endpoint, app: AppCredentials, timeoutMs = 10_000): PusherServer {
@@ -17,15 +17,4 @@ export function serverSdk(node: Endpoint, app: AppCredentials, timeoutMs = 10_00
     timeout: timeoutMs,
     encryptionMasterKeyBase64,
   });
-}
-
-/** The HTTP status of an SDK call: its response's, or the `RequestError`'s it rejected with. */
-export async function sdkStatus(call: Promise<{ status: number }>): Promise<number> {
-  try {
-    return (await call).status;
-  } catch (error) {
-    const status = (error as { status?: unknown }).status;
-    if (typeof status === 'number') return status;
-    throw error;
-  }
 }

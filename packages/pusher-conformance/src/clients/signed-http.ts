@@ -36,7 +36,7 @@ export interface HttpAnswer {
  * `body_md5` sorted by key, joined as `key=value` with `&`, unencoded; HMAC-SHA256 with the secret
  * of `METHOD\nPATH\nQUERY`, in lowercase hex.
  */
-export function signedQuery(app: AppCredentials, request: SignedRequest): string {
+function signedQuery(app: AppCredentials, request: SignedRequest): string {
   const params: Record<string, string> = {
     ...request.params,
     auth_key: app.key,
