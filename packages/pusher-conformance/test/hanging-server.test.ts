@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -65,9 +68,13 @@ describe('against a server that never answers', () => {
     expect(report.summary.durationMs).toBeLessThan(3_000);
   });
 
-  it('the bin exits 1 on its own, with one line per case and the summary', async () => {
+  it('the bin exits 1 on its own, with one line per case, the summary, and the JSON and JUnit reports', async () => {
     const bin = fileURLToPath(new URL('../bin/pusher-conformance.js', import.meta.url));
-    const child = spawn(process.execPath, [bin, '--port', String(port), '--app-id', app.id, '--app-key', app.key, '--app-secret', app.secret, '--only', 'connection.ping-pong,connection.unknown-app-key', '--case-timeout', '0.5'], {
+    const reports = mkdtempSync(join(tmpdir(), 'conformance-reports-'));
+    const json = join(reports, 'report.json');
+    const junit = join(reports, 'report.xml');
+    const args = ['--port', String(port), '--app-id', app.id, '--app-key', app.key, '--app-secret', app.secret, '--only', 'connection.ping-pong,connection.unknown-app-key', '--case-timeout', '0.5', '--json', json, '--junit', junit];
+    const child = spawn(process.execPath, [bin, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -77,6 +84,13 @@ describe('against a server that never answers', () => {
     expect(output).toMatch(/^FAIL +\d+ ms {2}connection\.ping-pong: /m);
     expect(output).toMatch(/^FAIL +\d+ ms {2}connection\.unknown-app-key: /m);
     expect(output).toMatch(/0\/2 passed \(0 %\), 2 failed, 0 skipped in [\d.]+ s: does not conform/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { tool: string; target: unknown; summary: unknown; results: { id: string; status: string; docs: string }[] };
+    expect(report.tool).toBe('@org/pusher-conformance');
+    expect(report.target).toEqual({ host: '127.0.0.1', port, tls: false });
+    expect(report.summary).toMatchObject({ total: 2, passed: 0, failed: 2, skipped: 0, ok: false });
+    expect(report.results.map((result) => [result.id, result.status])).toEqual([['connection.ping-pong', 'fail'], ['connection.unknown-app-key', 'fail']]);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<testsuite name="connection" tests="2" failures="2" skipped="0"/);
+    rmSync(reports, { recursive: true, force: true });
   }, 20_000);
 });
 

@@ -28,7 +28,7 @@ export const httpApiCases = defineGroup('http-api', [
   {
     id: 'http-api.bad-signature',
     title: 'a request signed with another secret is answered 401',
-    docs: `${docs.httpApi}#authentication`,
+    docs: `${docs.httpApi}#generating-authentication-signatures`,
     async run(context) {
       const { node, app } = context.target;
       const answer = await triggerRaw(context, node, app, event(context.unique('public')), { secret: `${app.secret}-wrong` });
@@ -38,7 +38,7 @@ export const httpApiCases = defineGroup('http-api', [
   {
     id: 'http-api.missing-auth',
     title: 'a request without auth parameters is answered 401',
-    docs: `${docs.httpApi}#authentication`,
+    docs: `${docs.httpApi}#generating-authentication-signatures`,
     async run(context) {
       const { node, app } = context.target;
       const answer = await triggerRaw(context, node, app, event(context.unique('public')), { unsigned: true });
@@ -48,7 +48,7 @@ export const httpApiCases = defineGroup('http-api', [
   {
     id: 'http-api.timestamp-window',
     title: 'auth_timestamp within ±600 s is accepted; 601 s in the past or the future is answered 401',
-    docs: `${docs.httpApi}#authentication`,
+    docs: `${docs.httpApi}#generating-authentication-signatures`,
     async run(context) {
       const { node, app } = context.target;
       const now = Math.floor(Date.now() / 1_000);
@@ -61,7 +61,7 @@ export const httpApiCases = defineGroup('http-api', [
   {
     id: 'http-api.body-md5',
     title: 'a body_md5 that is not the body\'s MD5 is answered 401',
-    docs: `${docs.httpApi}#authentication`,
+    docs: `${docs.httpApi}#generating-authentication-signatures`,
     async run(context) {
       const { node, app } = context.target;
       const answer = await triggerRaw(context, node, app, event(context.unique('public')), { bodyMd5: '0'.repeat(32) });
@@ -70,8 +70,8 @@ export const httpApiCases = defineGroup('http-api', [
   },
   {
     id: 'http-api.unknown-app',
-    title: 'a request to an app id the server does not have is refused (401, 403 or 404)',
-    docs: `${docs.httpApi}#http-status-codes`,
+    title: 'a request to an app id the server does not have is refused with 401, 403 or 404 (the reference names no status for it)',
+    docs: `${docs.httpApi}#general`,
     async run(context) {
       const { node, app } = context.target;
       const id = context.unique('no-such-app');
@@ -82,7 +82,7 @@ export const httpApiCases = defineGroup('http-api', [
   {
     id: 'http-api.invalid-json',
     title: 'a body that is not JSON is answered 400',
-    docs: `${docs.httpApi}#http-status-codes`,
+    docs: `${docs.httpApi}#general`,
     async run(context) {
       const answer = await triggerRaw(context, context.target.node, context.target.app, '{"name":"probe",');
       checkEqual(answer.status, 400, 'the status');
