@@ -34,7 +34,7 @@ export interface WebhookReceiver extends WebhookInbox {
 /** Webhook bodies are small; anything past this is cut off (and then fails the JSON parse). */
 const maxBodyBytes = 1024 * 1024;
 
-function parseEvents(body: string): { events: WebhookEvent[]; timeMs: unknown } {
+export function parseEvents(body: string): { events: WebhookEvent[]; timeMs: unknown } {
   try {
     const parsed = JSON.parse(body) as { events?: unknown; time_ms?: unknown };
     const events = Array.isArray(parsed.events) ? parsed.events.filter((event): event is WebhookEvent => typeof event === 'object' && event !== null) : [];

@@ -87,7 +87,7 @@ export class RawSocket {
   }
 }
 
-function decodeFrame(text: string): Frame | undefined {
+export function decodeFrame(text: string): Frame | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
