@@ -1,6 +1,6 @@
 import { defineGroup, type CaseContext } from '../case.js';
 import { checkEqual } from '../checks.js';
-import { openPusher, record, signedIn, subscribed, type PusherChannel } from '../clients/pusher-client.js';
+import { openPusher, record, signedIn, subscribed, userChannelReady, type PusherChannel } from '../clients/pusher-client.js';
 import { serverSdk } from '../clients/server-sdk.js';
 import { signedFetch } from '../clients/signed-http.js';
 import type { Endpoint } from '../target.js';
@@ -92,7 +92,7 @@ export const twoNodeCases = defineGroup('two-nodes', [
       const client = openPusher(context, { node: secondNode(context), app, identity: { user } });
       await signedIn(context, client);
       const received = record(client.user, 'ping-user');
-      await context.sleep(300);
+      await userChannelReady(context, client);
       await serverSdk(node, app).sendToUser(user.id, 'ping-user', { ok: true });
       await context.waitFor(() => received.length > 0, 'the event on node B');
     },

@@ -1,7 +1,7 @@
 import { defineGroup } from '../case.js';
 import { check, checkEqual } from '../checks.js';
 import { connectRaw } from '../clients/raw-socket.js';
-import { openPusher, record, signedIn } from '../clients/pusher-client.js';
+import { openPusher, record, signedIn, userChannelReady } from '../clients/pusher-client.js';
 import { serverSdk } from '../clients/server-sdk.js';
 import { docs } from './docs.js';
 import { atMost, signInRaw } from './support.js';
@@ -66,8 +66,7 @@ export const userCases = defineGroup('users', [
       const onPhone = record(phone.user, 'order-shipped');
       const onLaptop = record(laptop.user, 'order-shipped');
       const onStranger = record(stranger.user, 'order-shipped');
-      // pusher-js subscribes to the user's channel after signin_success; give the server that subscription's time.
-      await context.sleep(300);
+      await Promise.all([phone, laptop, stranger].map((client) => userChannelReady(context, client)));
       await serverSdk(node, app).sendToUser(user.id, 'order-shipped', { order: 9 });
       await context.waitFor(() => onPhone.length > 0 && onLaptop.length > 0, 'the event on both of the user\'s connections');
       checkEqual(onPhone[0], { order: 9 }, 'the event data');

@@ -100,3 +100,11 @@ export async function signedIn(context: CaseContext, client: PusherClient): Prom
     return client.user.user_data !== null || undefined;
   }, 'pusher:signin_success');
 }
+
+/**
+ * After `pusher:signin_success` pusher-js subscribes to the user's own channel (`#server-to-user-<id>`);
+ * events sent to the user before that subscription is answered are not for this connection yet.
+ */
+export function userChannelReady(context: CaseContext, client: PusherClient): Promise<true> {
+  return context.waitFor(() => (client.user.serverToUserChannel?.subscribed ? true : undefined), "pusher-js's subscription to the user's own channel");
+}
