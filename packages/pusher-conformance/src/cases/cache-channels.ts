@@ -14,7 +14,7 @@ export const cacheChannelCases = defineGroup('cache-channels', [
     async run(context) {
       const { node, app } = context.target;
       const name = context.unique('cache-prices');
-      const sdk = serverSdk(node, app);
+      const sdk = serverSdk(context, node, app);
       await sdk.trigger(name, 'price', { v: 1 });
       await sdk.trigger(name, 'price', { v: 2 });
       const channel = openPusher(context, { node, app }).subscribe(name);
@@ -42,7 +42,7 @@ export const cacheChannelCases = defineGroup('cache-channels', [
     async run(context) {
       const { node, app } = context.target;
       const name = context.unique('private-cache-ledger');
-      await serverSdk(node, app).trigger(name, 'balance', { total: 3 });
+      await serverSdk(context, node, app).trigger(name, 'balance', { total: 3 });
       const connection = await connectRaw(context, { node, key: app.key });
       await subscribeRaw(context, connection, name);
       const frame = await connection.socket.next('balance', 'the cached event');

@@ -17,7 +17,7 @@ export const encryptedChannelCases = defineGroup('encrypted-channels', [
       const decrypted = record(await subscribed(context, openPusher(context, { node, app }), name), 'secret');
       const wire = await connectRaw(context, { node, key: app.key });
       checkSubscribed(await subscribeRaw(context, wire, name), name);
-      await serverSdk(node, app).trigger(name, 'secret', { pin: '1234' });
+      await serverSdk(context, node, app).trigger(name, 'secret', { pin: '1234' });
       const [event] = await context.waitFor(() => decrypted.length > 0 && decrypted, 'the decrypted event in pusher-js');
       checkEqual(event, { pin: '1234' }, 'the decrypted data');
       const frame = await wire.socket.next('secret', 'the encrypted event on the raw socket');

@@ -188,7 +188,7 @@ export const httpApiCases = defineGroup('http-api', [
       const names = [context.unique('batch'), context.unique('batch'), context.unique('batch')];
       const client = openPusher(context, { node, app });
       const received = await Promise.all(names.map(async (name) => record(await subscribed(context, client, name), 'item')));
-      await serverSdk(node, app).triggerBatch(names.map((channel, index) => ({ channel, name: 'item', data: { index } })));
+      await serverSdk(context, node, app).triggerBatch(names.map((channel, index) => ({ channel, name: 'item', data: { index } })));
       await context.waitFor(() => received.every((events) => events.length === 1), 'each event of the batch');
       checkEqual(received.map((events) => events[0]), [{ index: 0 }, { index: 1 }, { index: 2 }], 'the events received');
     },

@@ -2,7 +2,7 @@ import { defineGroup } from '../case.js';
 import { check, checkEqual } from '../checks.js';
 import { connectRaw } from '../clients/raw-socket.js';
 import { openPusher, record, subscribed, type PusherChannel } from '../clients/pusher-client.js';
-import { serverSdk } from '../clients/server-sdk.js';
+import { signer } from '../clients/server-sdk.js';
 import { docs } from './docs.js';
 import { checkRefused, atMost, subscribeRaw } from './support.js';
 
@@ -112,7 +112,7 @@ export const presenceChannelCases = defineGroup('presence-channels', [
       const connection = await connectRaw(context, { node, key: app.key });
       const after = connection.socket.frames.length;
       // A signature for one member, sent with another's channel_data: the server must check the whole string.
-      const auth = serverSdk(node, app).authorizeChannel(connection.socketId, name, { user_id: 'honest' });
+      const auth = signer(app).authorizeChannel(connection.socketId, name, { user_id: 'honest' });
       connection.socket.subscribe(name, { auth: auth.auth, channel_data: JSON.stringify({ user_id: 'impostor' }) });
       const answer = await connection.socket.next((frame) => frame.channel === name || frame.event === 'pusher:error', 'the answer', undefined, after);
       checkRefused(answer, name);

@@ -15,7 +15,7 @@ export const privateChannelCases = defineGroup('private-channels', [
       const { node, app } = context.target;
       const name = context.unique('private-orders');
       const received = record(await subscribed(context, openPusher(context, { node, app }), name), 'shipped');
-      await serverSdk(node, app).trigger(name, 'shipped', { id: 7 });
+      await serverSdk(context, node, app).trigger(name, 'shipped', { id: 7 });
       const [event] = await context.waitFor(() => received.length > 0 && received, 'the event on the private channel');
       checkEqual(event, { id: 7 }, 'the event data');
     },
@@ -29,7 +29,7 @@ export const privateChannelCases = defineGroup('private-channels', [
       const name = context.unique('private-vault');
       const connection = await connectRaw(context, { node, key: app.key });
       checkRefused(await subscribeRaw(context, connection, name, { secret: `${app.secret}-wrong` }), name);
-      await serverSdk(node, app).trigger(name, 'leak', { secret: true });
+      await serverSdk(context, node, app).trigger(name, 'leak', { secret: true });
       await atMost(context, 0, () => connection.socket.frames.filter((frame) => frame.event === 'leak'), 'a refused connection must get no events of the channel');
     },
   },

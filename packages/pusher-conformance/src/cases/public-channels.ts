@@ -17,7 +17,7 @@ export const publicChannelCases = defineGroup('public-channels', [
       const channel = await subscribed(context, openPusher(context, { node, app }), name);
       const received = record(channel, 'price-changed');
       const data = { symbol: 'ACME', price: 12.5, tags: ['a', 'é', '😀'] };
-      await serverSdk(node, app).trigger(name, 'price-changed', data);
+      await serverSdk(context, node, app).trigger(name, 'price-changed', data);
       const [event] = await context.waitFor(() => received.length > 0 && received, 'the event to reach pusher-js');
       checkEqual(event, data, 'the event data');
     },
@@ -45,7 +45,7 @@ export const publicChannelCases = defineGroup('public-channels', [
       const kept = record(await subscribed(context, staying, name), 'news');
       leaving.unsubscribe(name);
       await context.sleep(200);
-      await serverSdk(node, app).trigger(name, 'news', { n: 1 });
+      await serverSdk(context, node, app).trigger(name, 'news', { n: 1 });
       await context.waitFor(() => kept.length > 0, 'the event to reach the client still subscribed');
       await atMost(context, 0, () => left, 'the unsubscribed client must get nothing');
     },
@@ -61,7 +61,7 @@ export const publicChannelCases = defineGroup('public-channels', [
       const other = openPusher(context, { node, app });
       const senderEvents = record(await subscribed(context, sender, name), 'edit');
       const otherEvents = record(await subscribed(context, other, name), 'edit');
-      await serverSdk(node, app).trigger(name, 'edit', { by: 'sender' }, { socket_id: await connected(context, sender) });
+      await serverSdk(context, node, app).trigger(name, 'edit', { by: 'sender' }, { socket_id: await connected(context, sender) });
       await context.waitFor(() => otherEvents.length > 0, 'the event to reach the other subscriber');
       await atMost(context, 0, () => senderEvents, 'the excluded connection must not get its own event');
     },
@@ -75,7 +75,7 @@ export const publicChannelCases = defineGroup('public-channels', [
       const names = [context.unique('public'), context.unique('public'), context.unique('public')];
       const client = openPusher(context, { node, app });
       const received = await Promise.all(names.map(async (name) => record(await subscribed(context, client, name), 'tick')));
-      await serverSdk(node, app).trigger(names, 'tick', { at: 1 });
+      await serverSdk(context, node, app).trigger(names, 'tick', { at: 1 });
       await context.waitFor(() => received.every((events) => events.length === 1), 'the event on each of the three channels');
       check(received.every((events) => JSON.stringify(events[0]) === '{"at":1}'), `each channel gets the same data: ${JSON.stringify(received)}`);
     },

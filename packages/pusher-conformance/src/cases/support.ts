@@ -2,7 +2,7 @@ import type { CaseContext } from '../case.js';
 import { check, fail } from '../checks.js';
 import { connectRaw, type Frame, type RawSocket } from '../clients/raw-socket.js';
 import { openPusher, signedIn, type ClientIdentity, type PusherClient } from '../clients/pusher-client.js';
-import { serverSdk } from '../clients/server-sdk.js';
+import { signer } from '../clients/server-sdk.js';
 import type { AppCredentials, Endpoint } from '../target.js';
 
 /** What several groups share: the feature app's clients, raw subscriptions and sign-ins, "nothing arrives". */
@@ -33,9 +33,9 @@ export async function signedInFeatureClient(context: CaseContext, identity: Clie
 }
 
 /** `pusher:signin` over a raw socket, signed by the SDK; resolves with the `pusher:signin_success` frame. */
-export async function signInRaw(socket: RawSocket, socketId: string, node: Endpoint, app: AppCredentials, user: { id: string; [field: string]: unknown }): Promise<Frame> {
+export async function signInRaw(socket: RawSocket, socketId: string, app: AppCredentials, user: { id: string; [field: string]: unknown }): Promise<Frame> {
   const after = socket.frames.length;
-  socket.send({ event: 'pusher:signin', data: serverSdk(node, app).authenticateUser(socketId, user) });
+  socket.send({ event: 'pusher:signin', data: signer(app).authenticateUser(socketId, user) });
   return socket.next((frame) => frame.event === 'pusher:signin_success' || frame.event === 'pusher:error', 'pusher:signin_success', undefined, after).then((frame) => {
     if (frame.event === 'pusher:error') fail(`pusher:signin was refused: ${frame.raw}`);
     return frame;
@@ -46,7 +46,7 @@ export async function signInRaw(socket: RawSocket, socketId: string, node: Endpo
 export async function signedInRaw(context: CaseContext, node: Endpoint = context.target.node): Promise<{ socket: RawSocket; socketId: string }> {
   const app = featureApp(context);
   const connection = await connectRaw(context, { node, key: app.key });
-  await signInRaw(connection.socket, connection.socketId, node, app, { id: context.unique('raw-user') });
+  await signInRaw(connection.socket, connection.socketId, app, { id: context.unique('raw-user') });
   return connection;
 }
 
@@ -55,15 +55,14 @@ export async function subscribeRaw(
   context: CaseContext,
   connection: { socket: RawSocket; socketId: string },
   channel: string,
-  options: { node?: Endpoint; app?: AppCredentials; member?: { user_id: string; user_info?: Record<string, unknown> }; secret?: string } = {},
+  options: { app?: AppCredentials; member?: { user_id: string; user_info?: Record<string, unknown> }; secret?: string } = {},
 ): Promise<Frame> {
-  const node = options.node ?? context.target.node;
   const app = options.app ?? context.target.app;
-  const signer = serverSdk(node, { ...app, secret: options.secret ?? app.secret });
+  const signing = signer({ ...app, secret: options.secret ?? app.secret });
   const after = connection.socket.frames.length;
-  if (channel.startsWith('presence-')) connection.socket.subscribe(channel, signer.authorizeChannel(connection.socketId, channel, options.member ?? { user_id: context.unique('member') }));
+  if (channel.startsWith('presence-')) connection.socket.subscribe(channel, signing.authorizeChannel(connection.socketId, channel, options.member ?? { user_id: context.unique('member') }));
   else if (channel.startsWith('private-')) {
-    const auth = signer.authorizeChannel(connection.socketId, channel);
+    const auth = signing.authorizeChannel(connection.socketId, channel);
     // The shared secret is for pusher-js only; like pusher-js, a raw client does not send it.
     connection.socket.subscribe(channel, { auth: auth.auth });
   } else connection.socket.subscribe(channel);

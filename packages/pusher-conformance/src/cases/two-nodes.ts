@@ -25,7 +25,7 @@ export const twoNodeCases = defineGroup('two-nodes', [
       const { node, app } = context.target;
       const name = context.unique('across');
       const received = record(await subscribed(context, openPusher(context, { node: secondNode(context), app }), name), 'hop');
-      await serverSdk(node, app).trigger(name, 'hop', { from: 'A' });
+      await serverSdk(context, node, app).trigger(name, 'hop', { from: 'A' });
       const [event] = await context.waitFor(() => received.length > 0 && received, 'the event on node B');
       checkEqual(event, { from: 'A' }, 'the event data');
     },
@@ -93,7 +93,7 @@ export const twoNodeCases = defineGroup('two-nodes', [
       await signedIn(context, client);
       const received = record(client.user, 'ping-user');
       await userChannelReady(context, client);
-      await serverSdk(node, app).sendToUser(user.id, 'ping-user', { ok: true });
+      await serverSdk(context, node, app).sendToUser(user.id, 'ping-user', { ok: true });
       await context.waitFor(() => received.length > 0, 'the event on node B');
     },
   },

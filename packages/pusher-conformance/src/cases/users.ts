@@ -2,7 +2,7 @@ import { defineGroup } from '../case.js';
 import { check, checkEqual } from '../checks.js';
 import { connectRaw } from '../clients/raw-socket.js';
 import { openPusher, record, signedIn, userChannelReady } from '../clients/pusher-client.js';
-import { serverSdk } from '../clients/server-sdk.js';
+import { serverSdk, signer } from '../clients/server-sdk.js';
 import { docs } from './docs.js';
 import { atMost, signInRaw } from './support.js';
 
@@ -27,7 +27,7 @@ export const userCases = defineGroup('users', [
       const { node, app } = context.target;
       const user = { id: context.unique('user'), user_info: { name: 'Raw' } };
       const { socket, socketId } = await connectRaw(context, { node, key: app.key });
-      const success = await signInRaw(socket, socketId, node, app, user);
+      const success = await signInRaw(socket, socketId, app, user);
       const data = success.data as { user_data?: unknown };
       check(typeof data.user_data === 'string', `user_data must be a JSON string: ${success.raw}`);
       checkEqual(JSON.parse(data.user_data), user, 'the user_data');
@@ -41,7 +41,7 @@ export const userCases = defineGroup('users', [
       const { node, app } = context.target;
       const { socket, socketId } = await connectRaw(context, { node, key: app.key });
       const after = socket.frames.length;
-      socket.send({ event: 'pusher:signin', data: serverSdk(node, { ...app, secret: `${app.secret}-wrong` }).authenticateUser(socketId, { id: context.unique('impostor') }) });
+      socket.send({ event: 'pusher:signin', data: signer({ ...app, secret: `${app.secret}-wrong` }).authenticateUser(socketId, { id: context.unique('impostor') }) });
       const answer = await context.waitFor(
         () => socket.frames.slice(after).find((frame) => frame.event === 'pusher:error' || frame.event === 'pusher:signin_success') ?? socket.closed,
         'the server to refuse the sign-in',
@@ -67,7 +67,7 @@ export const userCases = defineGroup('users', [
       const onLaptop = record(laptop.user, 'order-shipped');
       const onStranger = record(stranger.user, 'order-shipped');
       await Promise.all([phone, laptop, stranger].map((client) => userChannelReady(context, client)));
-      await serverSdk(node, app).sendToUser(user.id, 'order-shipped', { order: 9 });
+      await serverSdk(context, node, app).sendToUser(user.id, 'order-shipped', { order: 9 });
       await context.waitFor(() => onPhone.length > 0 && onLaptop.length > 0, 'the event on both of the user\'s connections');
       checkEqual(onPhone[0], { order: 9 }, 'the event data');
       await atMost(context, 0, () => onStranger, 'another user must not get it');
@@ -83,10 +83,10 @@ export const userCases = defineGroup('users', [
       const first = await connectRaw(context, { node, key: app.key });
       const second = await connectRaw(context, { node, key: app.key });
       const other = await connectRaw(context, { node, key: app.key });
-      await signInRaw(first.socket, first.socketId, node, app, user);
-      await signInRaw(second.socket, second.socketId, node, app, user);
-      await signInRaw(other.socket, other.socketId, node, app, { id: context.unique('other') });
-      await serverSdk(node, app).terminateUserConnections(user.id);
+      await signInRaw(first.socket, first.socketId, app, user);
+      await signInRaw(second.socket, second.socketId, app, user);
+      await signInRaw(other.socket, other.socketId, app, { id: context.unique('other') });
+      await serverSdk(context, node, app).terminateUserConnections(user.id);
       await first.socket.closedWithin('the first connection of the user to close');
       await second.socket.closedWithin('the second connection of the user to close');
       check(!other.socket.closed, `another user's connection was closed too (${JSON.stringify(other.socket.closed)})`);

@@ -2,7 +2,7 @@ import Pusher from 'pusher-js';
 import type { CaseContext } from '../case.js';
 import { fail } from '../checks.js';
 import type { AppCredentials, Endpoint } from '../target.js';
-import { serverSdk } from './server-sdk.js';
+import { signer } from './server-sdk.js';
 
 export type PusherClient = Pusher;
 export type PusherChannel = ReturnType<Pusher['subscribe']>;
@@ -31,7 +31,7 @@ export interface OpenPusherOptions {
  */
 export function openPusher(context: CaseContext, options: OpenPusherOptions): PusherClient {
   const { node, app, identity = {} } = options;
-  const signer = serverSdk(node, { ...app, secret: identity.signWithSecret ?? app.secret });
+  const signing = signer({ ...app, secret: identity.signWithSecret ?? app.secret });
   const presence = identity.presence ?? { user_id: context.unique('member') };
   const user = identity.user ?? { id: context.unique('user') };
   const client = new Pusher(app.key, {
@@ -51,13 +51,13 @@ export function openPusher(context: CaseContext, options: OpenPusherOptions): Pu
           callback(new Error(`the app refuses ${channelName}`), null);
           return;
         }
-        callback(null, channelName.startsWith('presence-') ? signer.authorizeChannel(socketId, channelName, presence) : signer.authorizeChannel(socketId, channelName));
+        callback(null, channelName.startsWith('presence-') ? signing.authorizeChannel(socketId, channelName, presence) : signing.authorizeChannel(socketId, channelName));
       },
     },
     userAuthentication: {
       endpoint: '/pusher/user-auth',
       transport: 'ajax',
-      customHandler: ({ socketId }, callback) => callback(null, signer.authenticateUser(socketId, user)),
+      customHandler: ({ socketId }, callback) => callback(null, signing.authenticateUser(socketId, user)),
     },
   });
   context.defer(() => client.disconnect());
