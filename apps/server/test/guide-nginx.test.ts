@@ -132,7 +132,7 @@ describe.skipIf(!nginxBinary)('guide: TLS behind nginx', () => {
   });
 
   it("lets the daemon's own JSON 413 answer a body over max_request_size (client_max_body_size is larger)", async () => {
-    const body = JSON.stringify({ name: 'big', channel: 'orders', data: 'x'.repeat(20_000) });
+    const body = JSON.stringify({ name: 'big', channel: 'orders', data: 'x'.repeat(300_000) });
     const answer = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
       const req = request(
         { host: '127.0.0.1', port: advisedPort, method: 'POST', path: `/apps/${app.id}/events`, agent: new Agent({ ca }), headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },

@@ -35,7 +35,7 @@ describe('defaults, written once', () => {
     const empty = configSchema.parse({ servers: { main: {} }, redis: {}, scaling: {}, rate_limiter: {}, logging: {}, metrics: {} });
     expect(none).toEqual(empty);
     expect(none).toMatchObject({
-      servers: { main: { host: '0.0.0.0', port: 8080, path: '', max_request_size: 10_000, shutdown_grace_period: 5 } },
+      servers: { main: { host: '0.0.0.0', port: 8080, path: '', max_request_size: 262_144, shutdown_grace_period: 5 } },
       redis: { host: '127.0.0.1', port: 6379, database: 0, timeout: 5 },
       scaling: { enabled: false, channel: 'realtime:broadcast', outbox_max_seconds: 30, outbox_max_bytes: 16_777_216, topic_linger_ms: 5_000 },
       rate_limiter: { enabled: false, driver: 'local', cluster_mode: false, max_backend_events_per_second: 100, max_frontend_events_per_second: 10, max_read_requests_per_second: 50 },

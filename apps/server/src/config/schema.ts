@@ -27,7 +27,8 @@ const serverSchema = z.strictObject({
   hostname: z.string().optional(),
   protocol_version: z.union([z.literal('7'), z.literal(7)]).default('7'),
   options: z.strictObject({ tls: tlsSchema.optional() }).default({}),
-  max_request_size: z.number().int().positive().default(10_000),
+  // A batch of 10 events of 10 KB data each, JSON-escaped, fits (10,000 refused one 10 KB event with its envelope).
+  max_request_size: z.number().int().positive().default(262_144),
   /** Bytes of an HTTP request line and headers (WebSocket upgrades too); over it: 431. 16 KiB, Node.js's default. */
   max_request_head_size: z.number().int().min(256).max(512 * 1024).default(16 * 1024),
   ping_interval: seconds.optional(),
