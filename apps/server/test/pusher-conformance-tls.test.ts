@@ -26,7 +26,7 @@ beforeAll(async () => {
     'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-sha256', '-days', '1',
     '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile,
   ]);
-  daemon = await startDaemon(daemonConfig([app], { servers: { main: { max_request_size: 100_000, options: { tls: { cert: certFile, key: keyFile } } } } }));
+  daemon = await startDaemon(daemonConfig([app], { servers: { main: { options: { tls: { cert: certFile, key: keyFile } } } } }));
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

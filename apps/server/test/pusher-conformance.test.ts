@@ -37,8 +37,8 @@ async function deployment(name: string): Promise<Deployment> {
   const main = testApp(`${name}-main`, { webhooks: [{ url: `http://127.0.0.1:${webhookPort}/` }] });
   const feature = testApp(`${name}-feature`, featureOptions);
   const clientEventsOff = testApp(`${name}-quiet`, { enable_client_messages: false });
-  // A request body must hold an event whose data is just under Pusher's 10 KB (the limits cases send 10,000 bytes of data).
-  const config = (extra: Record<string, unknown>) => daemonConfig([main, feature, clientEventsOff], { servers: { main: { max_request_size: 100_000 } }, ...extra });
+  // The daemon's defaults: its max_request_size holds an event of Pusher's 10 KB (the limits cases send 10,000 bytes of data).
+  const config = (extra: Record<string, unknown>) => daemonConfig([main, feature, clientEventsOff], extra);
   return { main, feature, clientEventsOff, webhookPort, config };
 }
 
