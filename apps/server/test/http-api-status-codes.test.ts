@@ -169,15 +169,15 @@ describe('HTTP API status codes with raw fetch', () => {
   });
 
   describe('413', () => {
-    it('for a body over max_request_size (10,000 bytes by default)', async () => {
-      const body = JSON.stringify({ name: 'e', data: 'x'.repeat(10_100), channel: 'news' });
+    it('for a body over max_request_size (262,144 bytes by default)', async () => {
+      const body = JSON.stringify({ name: 'e', data: 'x'.repeat(270_000), channel: 'news' });
       await expectError(await post(body), 413);
     });
 
     it('for a body over max_request_size even with a valid Bearer token and without Content-Length', async () => {
       const chunks = new ReadableStream<Uint8Array>({
         start(controller) {
-          for (let i = 0; i < 12; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(1_000)));
+          for (let i = 0; i < 12; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(25_000)));
           controller.close();
         },
       });

@@ -462,7 +462,7 @@ describe.skipIf(!redisUrl)('the metrics a daemon exports (scaling and webhooks o
     expect((await fetch(`${daemon.httpUrl}/apps/${app.id}/channels`)).status).toBe(401);
     const statuses = [(await trigger(limited, 'a')).status, (await trigger(limited, 'b')).status];
     expect(statuses).toContain(429);
-    expect((await fetch(`${daemon.httpUrl}/apps/${app.id}/events`, { method: 'POST', body: 'x'.repeat(20_000) })).status).toBe(413);
+    expect((await fetch(`${daemon.httpUrl}/apps/${app.id}/events`, { method: 'POST', body: 'x'.repeat(300_000) })).status).toBe(413);
 
     // An idempotent trigger retried: one replay.
     const idempotencyKey = uniqueChannel('catalogue');
