@@ -137,6 +137,36 @@ describe('idempotent triggers on one daemon', () => {
   });
 });
 
+describe('idempotency.max_bytes', () => {
+  let daemon: RunningDaemon;
+  beforeAll(async () => {
+    daemon = await startDaemon(daemonConfig([app], { idempotency: { max_bytes: 1_024 } }));
+  });
+  afterAll(() => daemon.kill());
+
+  it('holds at most max_bytes of keys and answers: a large answer is not kept, a small one still is', async () => {
+    const channels = Array.from({ length: 40 }, (_, n) => `bytes-bound-channel-${n}`);
+    const received = await listener(daemon, channels[0]!);
+    const big = freshKey('big');
+    // `info` answers each channel's count: about 1.5 KB here, 15 KB with 100 long channel names.
+    const bigTrigger = () => send(daemon, '/events', { name: 'paid', channels, data: '{}', info: 'subscription_count' }, big);
+    const first = await bigTrigger();
+    expect(first.status).toBe(200);
+    expect(first.body.length).toBeGreaterThan(1_024);
+    const retry = await bigTrigger();
+    expect(retry).toEqual({ status: 200, replay: undefined, body: first.body });
+    expect(await settled(received, 2)).toHaveLength(2);
+
+    const small = freshKey('small');
+    await trigger(daemon, 'bytes-bound-small', small);
+    expect((await trigger(daemon, 'bytes-bound-small', small)).replay).toBe('true');
+
+    const text = await (await fetch(`${daemon.httpUrl}/metrics`)).text();
+    expect(Number(/^realtime_idempotency_bytes (\d+)/m.exec(text)?.[1])).toBeLessThanOrEqual(1_024);
+    expect(Number(/^realtime_idempotency_keys_evicted_total (\d+)/m.exec(text)?.[1])).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe('idempotency.enabled: false', () => {
   let daemon: RunningDaemon;
   beforeAll(async () => {

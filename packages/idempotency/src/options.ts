@@ -6,12 +6,19 @@ import { IdempotencyError } from './errors.js';
 export const MAX_WINDOW_MS = 86_400_000;
 /** The most keys a memory store may hold. */
 export const MAX_KEYS = 10_000_000;
+/** The most bytes a memory store may be allowed: 16 GiB. */
+export const MAX_BYTES = 17_179_869_184;
 
 export interface MemoryStoreOptions {
   /** How long a key is remembered from its first claim, in ms. Default 120 000 (2 minutes). */
   windowMs?: number;
   /** The most keys held; past it the oldest key is forgotten early (see the README). Default 100 000. */
   maxKeys?: number;
+  /**
+   * The most bytes of keys and answers held (each entry counts its key, its answer's body and a fixed
+   * allowance); past it the oldest keys are forgotten early, as at `maxKeys`. Default 67 108 864 (64 MiB).
+   */
+  maxBytes?: number;
   /** The clock, in ms; tests pass a fake one. Default `Date.now`. */
   now?: () => number;
 }
@@ -53,6 +60,12 @@ const memorySchema = z.object({
     .min(1, { error: 'maxKeys must be at least 1' })
     .max(MAX_KEYS, { error: `maxKeys must be at most ${MAX_KEYS}` })
     .default(100_000),
+  maxBytes: z
+    .number({ error: 'maxBytes must be a number of bytes' })
+    .int({ error: 'maxBytes must be an integer number of bytes' })
+    .min(1_024, { error: 'maxBytes must be at least 1024 bytes' })
+    .max(MAX_BYTES, { error: `maxBytes must be at most ${MAX_BYTES} bytes (16 GiB)` })
+    .default(67_108_864),
   now: z.custom<() => number>((value) => typeof value === 'function', { error: 'now must be a function returning milliseconds' }).optional(),
 });
 

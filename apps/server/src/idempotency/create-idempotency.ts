@@ -47,5 +47,5 @@ export function createIdempotency(config: Config, options: { port?: MessagePort 
 
 /** The memory store of `idempotency`: a lone daemon's, or the one the main thread shares with its workers. */
 export function memoryStore(config: Config): MemoryStore {
-  return createMemoryStore({ windowMs: config.idempotency.window_seconds * 1000, maxKeys: config.idempotency.max_entries });
+  return createMemoryStore({ windowMs: config.idempotency.window_seconds * 1000, maxKeys: config.idempotency.max_entries, maxBytes: config.idempotency.max_bytes });
 }
