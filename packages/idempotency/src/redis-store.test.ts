@@ -58,6 +58,28 @@ describe.skipIf(!redis)('the Redis store', () => {
     client.disconnect();
   });
 
+  it('queues nothing in the client while Redis is away: an outage of any length costs no memory per trigger', async () => {
+    // The daemon's client retries forever (maxRetriesPerRequest: null), so ioredis keeps every command sent while
+    // disconnected in its offline queue until Redis is back: one per keyed trigger, however long the outage.
+    const port = await freePort();
+    const client = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, retryStrategy: () => 50 });
+    client.on('error', () => {});
+    const store = createRedisStore({ client, timeoutMs: 50 });
+    const claims = await Promise.allSettled(Array.from({ length: 200 }, (_, n) => store.claim('app', `k${n}`)));
+    expect(claims.every((claim) => claim.status === 'rejected' && (claim.reason as { code?: string }).code === 'UNAVAILABLE')).toBe(true);
+    expect((client as unknown as { offlineQueue: { length: number } }).offlineQueue.length).toBe(0);
+    client.disconnect();
+  });
+
+  it('waits for a client still connecting, within timeoutMs, rather than failing the first triggers after a start', async () => {
+    const client = new Redis(redis!.url, { lazyConnect: true, maxRetriesPerRequest: null });
+    client.on('error', () => {});
+    void client.connect().catch(() => {});
+    const store = createRedisStore({ client, keyPrefix: uniquePrefix('idem-connecting'), timeoutMs: 2_000 });
+    expect((await store.claim('app', 'k')).status).toBe('first');
+    client.disconnect();
+  });
+
   it('treats a value it did not write as the store failing, not as an answer', async () => {
     const client = redisClient(redis!.url);
     const keyPrefix = uniquePrefix('idem-foreign');
