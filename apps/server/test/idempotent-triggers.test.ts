@@ -87,6 +87,17 @@ describe('idempotent triggers on one daemon', () => {
     expect(retry).toEqual({ ...first, replay: 'true' });
   });
 
+  it('refuses a key reused for another trigger with 422 and publishes nothing, so a mistaken key is not a silent drop', async () => {
+    const received = await listener(daemon, 'reused');
+    const key = freshKey('reused');
+    expect((await trigger(daemon, 'reused', key, { n: 1 })).status).toBe(200);
+    const other = await trigger(daemon, 'reused', key, { n: 2 });
+    expect(other.status).toBe(422);
+    expect(JSON.parse(other.body)).toMatchObject({ code: 422 });
+    expect((await trigger(daemon, 'reused', key, { n: 1 })).replay).toBe('true');
+    expect(await settled(received, 1)).toEqual([{ n: 1 }]);
+  });
+
   it('publishes again with another key or without one', async () => {
     const received = await listener(daemon, 'keys');
     await trigger(daemon, 'keys', freshKey('a'), { n: 1 });

@@ -1,3 +1,4 @@
+import { copyAnswer } from './answer-codec.js';
 import { IdempotencyError } from './errors.js';
 import { resolveMemoryOptions, type MemoryStoreOptions } from './options.js';
 import type { Claim, ClaimToken, IdempotencyStore, IdempotentAnswer } from './store.js';
@@ -19,7 +20,8 @@ const entryOverheadBytes = 200;
  * What an entry holds: one byte a character, as V8 keeps the printable ASCII keys and the JSON answers
  * of the API (channel names are ASCII); a store given wider text undercounts by at most half.
  */
-const entryBytes = (name: string, answer: IdempotentAnswer | undefined) => entryOverheadBytes + name.length + (answer ? answer.body.length : 0);
+const entryBytes = (name: string, answer: IdempotentAnswer | undefined) =>
+  entryOverheadBytes + name.length + (answer ? answer.body.length + (answer.request?.length ?? 0) : 0);
 
 /** A memory store, with what it holds for metrics. */
 export interface MemoryStore extends IdempotencyStore {
@@ -114,7 +116,7 @@ export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {
       const found = held(token);
       if (!found) return Promise.resolve();
       const [name, entry] = found;
-      entry.answer = { status: answer.status, body: answer.body };
+      entry.answer = copyAnswer(answer);
       const grown = entryBytes(name, entry.answer) - entry.bytes;
       entry.bytes += grown;
       bytes += grown;

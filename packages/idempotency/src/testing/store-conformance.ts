@@ -53,6 +53,16 @@ export function runIdempotencyStoreConformance(runner: TestRunner, name: string,
       expect(await b!.claim(app, 'k')).toEqual({ status: 'done', answer });
     });
 
+    it('replays an answer with the digest of the request it answered, so another request with the key can be told apart', async () => {
+      const [a, b] = await clients(2);
+      const app = freshApp();
+      const claim = await a!.claim(app, 'k');
+      if (claim.status !== 'first') return expect(claim.status).toBe('first');
+      const withRequest = { status: 200, body: '{}', request: 'n4bQgYhMfWWaL-qgxVrQFa' };
+      await a!.complete(claim.token, withRequest);
+      expect(await b!.claim(app, 'k')).toEqual({ status: 'done', answer: withRequest });
+    });
+
     it('frees a released key, so the next claim anywhere is first', async () => {
       const [a, b] = await clients(2);
       const app = freshApp();
