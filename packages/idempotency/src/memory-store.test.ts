@@ -4,8 +4,8 @@ import { createMemoryStore } from './memory-store.js';
 import { runIdempotencyStoreConformance } from './testing/index.js';
 
 runIdempotencyStoreConformance(vitest, 'memory', {
-  clients: (count, { windowMs }) => {
-    const store = createMemoryStore({ windowMs });
+  clients: (count, { windowMs, inFlightMs }) => {
+    const store = createMemoryStore({ windowMs, inFlightMs });
     return Promise.resolve(Array.from({ length: count }, () => store));
   },
 });

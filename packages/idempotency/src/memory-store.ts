@@ -5,7 +5,9 @@ import type { Claim, ClaimToken, IdempotencyStore, IdempotentAnswer } from './st
 
 interface Entry {
   readonly id: string;
-  readonly expiresAt: number;
+  readonly claimedAt: number;
+  /** The claim's `inFlightMs` until it completes, then the window from `claimedAt`. */
+  expiresAt: number;
   answer: IdempotentAnswer | undefined;
   /** What this entry counts against `maxBytes`: see `entryBytes`. */
   bytes: number;
@@ -37,9 +39,11 @@ export interface MemoryStore extends IdempotencyStore {
 const entryKey = (appId: string, key: string) => `${appId.length}:${appId}${key}`;
 
 /**
- * Keys in this process's memory, each for `windowMs` from its first claim. Entries sit in claim
- * order, which is also expiry order (every key has the same window), so expired keys are dropped
- * from the front as claims come, without a timer or a scan. At `maxKeys` keys, or `maxBytes` of keys
+ * Keys in this process's memory, each for `windowMs` from its first claim once completed, and for
+ * `inFlightMs` while not (a request that died does not block its retries for the whole window).
+ * Entries sit in claim order, which is expiry order for every completed key, so expired keys are
+ * dropped from the front as claims come, without a timer or a scan; a claim left in flight that
+ * expires behind a longer-lived key is dropped when its key is claimed again (or reaches the front). At `maxKeys` keys, or `maxBytes` of keys
  * and answers (an answer may be kilobytes: a trigger to 100 channels with `info`), the oldest key is
  * forgotten early: a retry with it is then published again (at least once), never refused or lost.
  *
@@ -48,7 +52,7 @@ const entryKey = (appId: string, key: string) => `${appId.length}:${appId}${key}
  * const claim = await store.claim('app-1', 'order-42');
  */
 export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {
-  const { windowMs, maxKeys, maxBytes, now = Date.now } = resolveMemoryOptions(options);
+  const { windowMs, inFlightMs, maxKeys, maxBytes, now = Date.now } = resolveMemoryOptions(options);
   const entries = new Map<string, Entry>();
   let bytes = 0;
   let evicted = 0;
@@ -98,7 +102,12 @@ export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {
       const time = now();
       dropExpired(time);
       const name = entryKey(appId, key);
-      const entry = entries.get(name);
+      let entry = entries.get(name);
+      // A claim whose request died can expire behind a later key that lives longer, out of dropExpired's reach.
+      if (entry && entry.expiresAt <= time) {
+        forget(name, entry);
+        entry = undefined;
+      }
       let claim: Claim;
       if (entry) {
         claim = entry.answer ? { status: 'done', answer: entry.answer } : { status: 'in-flight' };
@@ -106,7 +115,7 @@ export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {
         const added = entryBytes(name, undefined);
         evictFor(1, added);
         const id = (nextId++).toString(36);
-        entries.set(name, { id, expiresAt: time + windowMs, answer: undefined, bytes: added });
+        entries.set(name, { id, claimedAt: time, expiresAt: time + inFlightMs, answer: undefined, bytes: added });
         bytes += added;
         claim = { status: 'first', token: { appId, key, id } };
       }
@@ -117,6 +126,7 @@ export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {
       if (!found) return Promise.resolve();
       const [name, entry] = found;
       entry.answer = copyAnswer(answer);
+      entry.expiresAt = entry.claimedAt + windowMs;
       const grown = entryBytes(name, entry.answer) - entry.bytes;
       entry.bytes += grown;
       bytes += grown;

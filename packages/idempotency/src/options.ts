@@ -12,6 +12,12 @@ export const MAX_BYTES = 17_179_869_184;
 export interface MemoryStoreOptions {
   /** How long a key is remembered from its first claim, in ms. Default 120 000 (2 minutes). */
   windowMs?: number;
+  /**
+   * How long a claim not yet completed or released holds its key, in ms (at most the window): a
+   * request that died midway (its process crashed, or its store call failed) blocks retries with
+   * `in-flight` this long, not for the whole window. Default 30 000.
+   */
+  inFlightMs?: number | undefined;
   /** The most keys held; past it the oldest key is forgotten early (see the README). Default 100 000. */
   maxKeys?: number;
   /**
@@ -28,6 +34,12 @@ export interface RedisStoreOptions {
   client: Redis | Cluster;
   /** How long a key is remembered from its first claim, in ms. Default 120 000. */
   windowMs?: number;
+  /**
+   * How long a claim not yet completed or released holds its key, in ms (at most the window): a
+   * request that died midway (its process crashed, or its store call failed) blocks retries with
+   * `in-flight` this long, not for the whole window. Default 30 000.
+   */
+  inFlightMs?: number | undefined;
   /** Keys are `<keyPrefix>:<app id>:<key>`. Default `realtime:idem`. */
   keyPrefix?: string;
   /** How long a call waits for Redis before it rejects with `UNAVAILABLE`, in ms. Default 1 000. */
@@ -45,6 +57,12 @@ const windowMs = z
   .min(1, { error: 'windowMs must be at least 1 ms' })
   .max(MAX_WINDOW_MS, { error: `windowMs must be at most ${MAX_WINDOW_MS} ms (a day)` })
   .default(120_000);
+const inFlightMs = z
+  .number({ error: 'inFlightMs must be a number of milliseconds' })
+  .int({ error: 'inFlightMs must be an integer number of milliseconds' })
+  .min(1, { error: 'inFlightMs must be at least 1 ms' })
+  .max(MAX_WINDOW_MS, { error: `inFlightMs must be at most ${MAX_WINDOW_MS} ms (a day)` })
+  .default(30_000);
 const timeoutMs = z
   .number({ error: 'timeoutMs must be a number of milliseconds' })
   .int({ error: 'timeoutMs must be an integer number of milliseconds' })
@@ -54,6 +72,7 @@ const timeoutMs = z
 
 const memorySchema = z.object({
   windowMs,
+  inFlightMs,
   maxKeys: z
     .number({ error: 'maxKeys must be a number of keys' })
     .int({ error: 'maxKeys must be an integer number of keys' })
@@ -75,6 +94,7 @@ const looksLikeIoredis = (value: unknown) =>
 const redisSchema = z.object({
   client: z.custom<Redis | Cluster>(looksLikeIoredis, { error: 'client must be an ioredis client (new Redis(url) or new Cluster(nodes))' }),
   windowMs,
+  inFlightMs,
   keyPrefix: z
     .string({ error: 'keyPrefix must be a string' })
     .min(1, { error: 'keyPrefix must not be empty' })
@@ -93,6 +113,9 @@ function parse<T>(schema: z.ZodType<T>, options: unknown, what: string): T {
   throw new IdempotencyError('INVALID_OPTION', `@org/idempotency ${what}: invalid option${key}: ${issue?.message ?? 'options must be an object'}`);
 }
 
-export const resolveMemoryOptions = (options: MemoryStoreOptions | undefined) => parse(memorySchema, options, 'createMemoryStore');
-export const resolveRedisOptions = (options: RedisStoreOptions) => parse(redisSchema, options, 'createRedisStore');
+/** A claim holds its key at most for the window: a longer `inFlightMs` is the window. */
+const withLease = <T extends { windowMs: number; inFlightMs: number }>(options: T): T => ({ ...options, inFlightMs: Math.min(options.inFlightMs, options.windowMs) });
+
+export const resolveMemoryOptions = (options: MemoryStoreOptions | undefined) => withLease(parse(memorySchema, options, 'createMemoryStore'));
+export const resolveRedisOptions = (options: RedisStoreOptions) => withLease(parse(redisSchema, options, 'createRedisStore'));
 export const resolvePortOptions = (options: PortStoreOptions | undefined) => parse(portSchema, options, 'createPortStore');

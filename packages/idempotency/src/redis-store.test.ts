@@ -13,11 +13,11 @@ afterAll(() => redis?.stop());
 const clusterNodes = testClusterNodes();
 
 /** Stores on clients of their own, as separate processes hold them; closing one disconnects its client. */
-function storesOn(makeClient: () => Redis | ReturnType<typeof clusterClient>, count: number, windowMs: number): IdempotencyStore[] {
+function storesOn(makeClient: () => Redis | ReturnType<typeof clusterClient>, count: number, windowMs: number, inFlightMs: number): IdempotencyStore[] {
   const keyPrefix = uniquePrefix('idem-test');
   return Array.from({ length: count }, () => {
     const client = makeClient();
-    const store = createRedisStore({ client, windowMs, keyPrefix });
+    const store = createRedisStore({ client, windowMs, inFlightMs, keyPrefix });
     return {
       ...store,
       close: async () => {
@@ -28,8 +28,8 @@ function storesOn(makeClient: () => Redis | ReturnType<typeof clusterClient>, co
   });
 }
 
-if (redis) runIdempotencyStoreConformance(vitest, 'Redis', { clients: async (count, { windowMs }) => storesOn(() => redisClient(redis.url), count, windowMs), modelRuns: 25 });
-if (clusterNodes) runIdempotencyStoreConformance(vitest, 'Redis Cluster', { clients: async (count, { windowMs }) => storesOn(() => clusterClient(clusterNodes), count, windowMs), modelRuns: 15 });
+if (redis) runIdempotencyStoreConformance(vitest, 'Redis', { clients: async (count, { windowMs, inFlightMs }) => storesOn(() => redisClient(redis.url), count, windowMs, inFlightMs), modelRuns: 25 });
+if (clusterNodes) runIdempotencyStoreConformance(vitest, 'Redis Cluster', { clients: async (count, { windowMs, inFlightMs }) => storesOn(() => clusterClient(clusterNodes), count, windowMs, inFlightMs), modelRuns: 15 });
 
 describe.skipIf(!redis)('the Redis store', () => {
   it('keeps the answer in the claimed key, under the prefix, with the window as its TTL', async () => {
