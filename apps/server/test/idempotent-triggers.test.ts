@@ -87,6 +87,17 @@ describe('idempotent triggers on one daemon', () => {
     expect(retry).toEqual({ ...first, replay: 'true' });
   });
 
+  it('refuses a key reused for another trigger with 422 and publishes nothing, so a mistaken key is not a silent drop', async () => {
+    const received = await listener(daemon, 'reused');
+    const key = freshKey('reused');
+    expect((await trigger(daemon, 'reused', key, { n: 1 })).status).toBe(200);
+    const other = await trigger(daemon, 'reused', key, { n: 2 });
+    expect(other.status).toBe(422);
+    expect(JSON.parse(other.body)).toMatchObject({ code: 422 });
+    expect((await trigger(daemon, 'reused', key, { n: 1 })).replay).toBe('true');
+    expect(await settled(received, 1)).toEqual([{ n: 1 }]);
+  });
+
   it('publishes again with another key or without one', async () => {
     const received = await listener(daemon, 'keys');
     await trigger(daemon, 'keys', freshKey('a'), { n: 1 });
@@ -134,6 +145,36 @@ describe('idempotent triggers on one daemon', () => {
     expect(replays).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^realtime_idempotency_keys \d+/m);
     expect(text).toContain('realtime_idempotency_store_failures_total{operation="claim"} 0');
+  });
+});
+
+describe('idempotency.max_bytes', () => {
+  let daemon: RunningDaemon;
+  beforeAll(async () => {
+    daemon = await startDaemon(daemonConfig([app], { idempotency: { max_bytes: 1_024 } }));
+  });
+  afterAll(() => daemon.kill());
+
+  it('holds at most max_bytes of keys and answers: a large answer is not kept, a small one still is', async () => {
+    const channels = Array.from({ length: 40 }, (_, n) => `bytes-bound-channel-${n}`);
+    const received = await listener(daemon, channels[0]!);
+    const big = freshKey('big');
+    // `info` answers each channel's count: about 1.5 KB here, 15 KB with 100 long channel names.
+    const bigTrigger = () => send(daemon, '/events', { name: 'paid', channels, data: '{}', info: 'subscription_count' }, big);
+    const first = await bigTrigger();
+    expect(first.status).toBe(200);
+    expect(first.body.length).toBeGreaterThan(1_024);
+    const retry = await bigTrigger();
+    expect(retry).toEqual({ status: 200, replay: undefined, body: first.body });
+    expect(await settled(received, 2)).toHaveLength(2);
+
+    const small = freshKey('small');
+    await trigger(daemon, 'bytes-bound-small', small);
+    expect((await trigger(daemon, 'bytes-bound-small', small)).replay).toBe('true');
+
+    const text = await (await fetch(`${daemon.httpUrl}/metrics`)).text();
+    expect(Number(/^realtime_idempotency_bytes (\d+)/m.exec(text)?.[1])).toBeLessThanOrEqual(1_024);
+    expect(Number(/^realtime_idempotency_keys_evicted_total (\d+)/m.exec(text)?.[1])).toBeGreaterThanOrEqual(1);
   });
 });
 

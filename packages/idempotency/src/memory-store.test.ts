@@ -4,8 +4,8 @@ import { createMemoryStore } from './memory-store.js';
 import { runIdempotencyStoreConformance } from './testing/index.js';
 
 runIdempotencyStoreConformance(vitest, 'memory', {
-  clients: (count, { windowMs }) => {
-    const store = createMemoryStore({ windowMs });
+  clients: (count, { windowMs, inFlightMs }) => {
+    const store = createMemoryStore({ windowMs, inFlightMs });
     return Promise.resolve(Array.from({ length: count }, () => store));
   },
 });
@@ -57,6 +57,47 @@ describe('the memory store', () => {
     expect((await store.claim('app', 'c')).status).toBe('in-flight');
   });
 
+  it('holds at most maxBytes of keys and answers: large answers evict the oldest keys, not grow memory', async () => {
+    // An answer can be far larger than `{}` (a trigger to 100 channels with `info` answers every channel's counts):
+    // counting keys alone let 100,000 such answers hold gigabytes.
+    const clock = fakeClock();
+    const store = createMemoryStore({ windowMs: 60_000, maxKeys: 1_000, maxBytes: 10_000, now: clock.now });
+    const answer = { status: 200, body: `{"channels":{"${'c'.repeat(3_000)}":{"subscription_count":1}}}` };
+    for (const key of ['a', 'b', 'c', 'd']) {
+      const claim = await store.claim('app', key);
+      if (claim.status !== 'first') throw new Error('expected first');
+      await store.complete(claim.token, answer);
+      clock.advance(1);
+    }
+    expect(store.bytes).toBeLessThanOrEqual(10_000);
+    expect(store.size).toBe(3);
+    expect(store.evicted).toBe(1);
+    // The oldest was forgotten early (published again on a retry); the newest are replayed whole.
+    expect((await store.claim('app', 'a')).status).toBe('first');
+    expect(await store.claim('app', 'd')).toEqual({ status: 'done', answer });
+    expect(store.bytes).toBeLessThanOrEqual(10_000);
+  });
+
+  it('counts the bytes it holds back down as keys expire, are released or the store closes', async () => {
+    const clock = fakeClock();
+    const store = createMemoryStore({ windowMs: 1_000, now: clock.now });
+    expect(store.bytes).toBe(0);
+    const kept = await store.claim('app', 'kept');
+    const freed = await store.claim('app', 'freed');
+    if (kept.status !== 'first' || freed.status !== 'first') throw new Error('expected first');
+    await store.complete(kept.token, { status: 200, body: 'x'.repeat(500) });
+    const held = store.bytes;
+    expect(held).toBeGreaterThan(500);
+    await store.release(freed.token);
+    expect(store.bytes).toBeLessThan(held);
+    clock.advance(1_000);
+    expect(store.size).toBe(0);
+    expect(store.bytes).toBe(0);
+    await store.claim('app', 'again');
+    await store.close();
+    expect(store.bytes).toBe(0);
+  });
+
   it('does not let an evicted claim complete its successor', async () => {
     const store = createMemoryStore({ maxKeys: 1 });
     const old = await store.claim('app', 'a');
@@ -76,5 +117,6 @@ describe('the memory store', () => {
   it('names the option it refuses', () => {
     expect(() => createMemoryStore({ windowMs: 0 })).toThrow(/invalid option windowMs: windowMs must be at least 1 ms/);
     expect(() => createMemoryStore({ maxKeys: 1.5 })).toThrow(/maxKeys must be an integer/);
+    expect(() => createMemoryStore({ maxBytes: 100 })).toThrow(/invalid option maxBytes: maxBytes must be at least 1024/);
   });
 });

@@ -1,18 +1,37 @@
+import { copyAnswer } from './answer-codec.js';
 import { IdempotencyError } from './errors.js';
 import { resolveMemoryOptions, type MemoryStoreOptions } from './options.js';
 import type { Claim, ClaimToken, IdempotencyStore, IdempotentAnswer } from './store.js';
 
 interface Entry {
   readonly id: string;
-  readonly expiresAt: number;
+  readonly claimedAt: number;
+  /** The claim's `inFlightMs` until it completes, then the window from `claimedAt`. */
+  expiresAt: number;
   answer: IdempotentAnswer | undefined;
+  /** What this entry counts against `maxBytes`: see `entryBytes`. */
+  bytes: number;
 }
+
+/**
+ * Per entry, beyond its key and answer: the Map slot, the entry and answer objects and the claim id
+ * (measured: an answered 22-character key with the answer `{}` holds about 224 bytes).
+ */
+const entryOverheadBytes = 200;
+/**
+ * What an entry holds: one byte a character, as V8 keeps the printable ASCII keys and the JSON answers
+ * of the API (channel names are ASCII); a store given wider text undercounts by at most half.
+ */
+const entryBytes = (name: string, answer: IdempotentAnswer | undefined) =>
+  entryOverheadBytes + name.length + (answer ? answer.body.length + (answer.request?.length ?? 0) : 0);
 
 /** A memory store, with what it holds for metrics. */
 export interface MemoryStore extends IdempotencyStore {
   /** Keys held now (expired ones are dropped as claims come). */
   readonly size: number;
-  /** Keys forgotten before their window ended because `maxKeys` was reached, since the store was made. */
+  /** Bytes of the keys held, their answers included (see `maxBytes`). */
+  readonly bytes: number;
+  /** Keys forgotten before their window ended because `maxKeys` or `maxBytes` was reached, since the store was made. */
   readonly evicted: number;
 }
 
@@ -20,9 +39,12 @@ export interface MemoryStore extends IdempotencyStore {
 const entryKey = (appId: string, key: string) => `${appId.length}:${appId}${key}`;
 
 /**
- * Keys in this process's memory, each for `windowMs` from its first claim. Entries sit in claim
- * order, which is also expiry order (every key has the same window), so expired keys are dropped
- * from the front as claims come, without a timer or a scan. At `maxKeys` the oldest key is
+ * Keys in this process's memory, each for `windowMs` from its first claim once completed, and for
+ * `inFlightMs` while not (a request that died does not block its retries for the whole window).
+ * Entries sit in claim order, which is expiry order for every completed key, so expired keys are
+ * dropped from the front as claims come, without a timer or a scan; a claim left in flight that
+ * expires behind a longer-lived key is dropped when its key is claimed again (or reaches the front). At `maxKeys` keys, or `maxBytes` of keys
+ * and answers (an answer may be kilobytes: a trigger to 100 channels with `info`), the oldest key is
  * forgotten early: a retry with it is then published again (at least once), never refused or lost.
  *
  * @example
@@ -30,17 +52,30 @@ const entryKey = (appId: string, key: string) => `${appId.length}:${appId}${key}
  * const claim = await store.claim('app-1', 'order-42');
  */
 export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {
-  const { windowMs, maxKeys, now = Date.now } = resolveMemoryOptions(options);
+  const { windowMs, inFlightMs, maxKeys, maxBytes, now = Date.now } = resolveMemoryOptions(options);
   const entries = new Map<string, Entry>();
+  let bytes = 0;
   let evicted = 0;
   let closed = false;
   // Claim ids only need to differ within this store: a counter, short in memory (a UUID per key cost ~100 bytes more).
   let nextId = 0;
 
+  const forget = (key: string, entry: Entry) => {
+    entries.delete(key);
+    bytes -= entry.bytes;
+  };
   const dropExpired = (time: number) => {
     for (const [key, entry] of entries) {
       if (entry.expiresAt > time) return;
-      entries.delete(key);
+      forget(key, entry);
+    }
+  };
+  /** Forgets the oldest keys (Map order is claim order) until `room` more keys and `extraBytes` more bytes fit. */
+  const evictFor = (room: number, extraBytes: number) => {
+    for (const [key, entry] of entries) {
+      if (entries.size + room <= maxKeys && bytes + extraBytes <= maxBytes) return;
+      forget(key, entry);
+      evicted++;
     }
   };
   /** The entry of a token's claim, if it is still the one held. */
@@ -55,6 +90,10 @@ export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {
       dropExpired(now());
       return entries.size;
     },
+    get bytes() {
+      dropExpired(now());
+      return bytes;
+    },
     get evicted() {
       return evicted;
     },
@@ -63,36 +102,51 @@ export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {
       const time = now();
       dropExpired(time);
       const name = entryKey(appId, key);
-      const entry = entries.get(name);
+      let entry = entries.get(name);
+      // A claim whose request died can expire behind a later key that lives longer, out of dropExpired's reach.
+      if (entry && entry.expiresAt <= time) {
+        forget(name, entry);
+        entry = undefined;
+      }
       let claim: Claim;
       if (entry) {
         claim = entry.answer ? { status: 'done', answer: entry.answer } : { status: 'in-flight' };
       } else {
-        if (entries.size >= maxKeys) {
-          // Map order is claim order: the first key is the oldest.
-          const oldest = entries.keys().next().value as string;
-          entries.delete(oldest);
-          evicted++;
-        }
+        const added = entryBytes(name, undefined);
+        evictFor(1, added);
         const id = (nextId++).toString(36);
-        entries.set(name, { id, expiresAt: time + windowMs, answer: undefined });
+        entries.set(name, { id, claimedAt: time, expiresAt: time + inFlightMs, answer: undefined, bytes: added });
+        bytes += added;
         claim = { status: 'first', token: { appId, key, id } };
       }
       return Promise.resolve(claim);
     },
     complete(token, answer) {
       const found = held(token);
-      if (found) found[1].answer = { status: answer.status, body: answer.body };
+      if (!found) return Promise.resolve();
+      const [name, entry] = found;
+      entry.answer = copyAnswer(answer);
+      entry.expiresAt = entry.claimedAt + windowMs;
+      const grown = entryBytes(name, entry.answer) - entry.bytes;
+      entry.bytes += grown;
+      bytes += grown;
+      if (entry.bytes > maxBytes) {
+        // Larger than all the room there is: this key alone is forgotten, not every other one before it.
+        forget(name, entry);
+        evicted++;
+      }
+      evictFor(0, 0);
       return Promise.resolve();
     },
     release(token) {
       const found = held(token);
-      if (found) entries.delete(found[0]);
+      if (found) forget(...found);
       return Promise.resolve();
     },
     close() {
       closed = true;
       entries.clear();
+      bytes = 0;
       return Promise.resolve();
     },
   };

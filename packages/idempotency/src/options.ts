@@ -6,12 +6,25 @@ import { IdempotencyError } from './errors.js';
 export const MAX_WINDOW_MS = 86_400_000;
 /** The most keys a memory store may hold. */
 export const MAX_KEYS = 10_000_000;
+/** The most bytes a memory store may be allowed: 16 GiB. */
+export const MAX_BYTES = 17_179_869_184;
 
 export interface MemoryStoreOptions {
   /** How long a key is remembered from its first claim, in ms. Default 120 000 (2 minutes). */
   windowMs?: number;
+  /**
+   * How long a claim not yet completed or released holds its key, in ms (at most the window): a
+   * request that died midway (its process crashed, or its store call failed) blocks retries with
+   * `in-flight` this long, not for the whole window. Default 30 000.
+   */
+  inFlightMs?: number | undefined;
   /** The most keys held; past it the oldest key is forgotten early (see the README). Default 100 000. */
   maxKeys?: number;
+  /**
+   * The most bytes of keys and answers held (each entry counts its key, its answer's body and a fixed
+   * allowance); past it the oldest keys are forgotten early, as at `maxKeys`. Default 67 108 864 (64 MiB).
+   */
+  maxBytes?: number;
   /** The clock, in ms; tests pass a fake one. Default `Date.now`. */
   now?: () => number;
 }
@@ -21,6 +34,12 @@ export interface RedisStoreOptions {
   client: Redis | Cluster;
   /** How long a key is remembered from its first claim, in ms. Default 120 000. */
   windowMs?: number;
+  /**
+   * How long a claim not yet completed or released holds its key, in ms (at most the window): a
+   * request that died midway (its process crashed, or its store call failed) blocks retries with
+   * `in-flight` this long, not for the whole window. Default 30 000.
+   */
+  inFlightMs?: number | undefined;
   /** Keys are `<keyPrefix>:<app id>:<key>`. Default `realtime:idem`. */
   keyPrefix?: string;
   /** How long a call waits for Redis before it rejects with `UNAVAILABLE`, in ms. Default 1 000. */
@@ -38,6 +57,12 @@ const windowMs = z
   .min(1, { error: 'windowMs must be at least 1 ms' })
   .max(MAX_WINDOW_MS, { error: `windowMs must be at most ${MAX_WINDOW_MS} ms (a day)` })
   .default(120_000);
+const inFlightMs = z
+  .number({ error: 'inFlightMs must be a number of milliseconds' })
+  .int({ error: 'inFlightMs must be an integer number of milliseconds' })
+  .min(1, { error: 'inFlightMs must be at least 1 ms' })
+  .max(MAX_WINDOW_MS, { error: `inFlightMs must be at most ${MAX_WINDOW_MS} ms (a day)` })
+  .default(30_000);
 const timeoutMs = z
   .number({ error: 'timeoutMs must be a number of milliseconds' })
   .int({ error: 'timeoutMs must be an integer number of milliseconds' })
@@ -47,12 +72,19 @@ const timeoutMs = z
 
 const memorySchema = z.object({
   windowMs,
+  inFlightMs,
   maxKeys: z
     .number({ error: 'maxKeys must be a number of keys' })
     .int({ error: 'maxKeys must be an integer number of keys' })
     .min(1, { error: 'maxKeys must be at least 1' })
     .max(MAX_KEYS, { error: `maxKeys must be at most ${MAX_KEYS}` })
     .default(100_000),
+  maxBytes: z
+    .number({ error: 'maxBytes must be a number of bytes' })
+    .int({ error: 'maxBytes must be an integer number of bytes' })
+    .min(1_024, { error: 'maxBytes must be at least 1024 bytes' })
+    .max(MAX_BYTES, { error: `maxBytes must be at most ${MAX_BYTES} bytes (16 GiB)` })
+    .default(67_108_864),
   now: z.custom<() => number>((value) => typeof value === 'function', { error: 'now must be a function returning milliseconds' }).optional(),
 });
 
@@ -62,6 +94,7 @@ const looksLikeIoredis = (value: unknown) =>
 const redisSchema = z.object({
   client: z.custom<Redis | Cluster>(looksLikeIoredis, { error: 'client must be an ioredis client (new Redis(url) or new Cluster(nodes))' }),
   windowMs,
+  inFlightMs,
   keyPrefix: z
     .string({ error: 'keyPrefix must be a string' })
     .min(1, { error: 'keyPrefix must not be empty' })
@@ -80,6 +113,9 @@ function parse<T>(schema: z.ZodType<T>, options: unknown, what: string): T {
   throw new IdempotencyError('INVALID_OPTION', `@org/idempotency ${what}: invalid option${key}: ${issue?.message ?? 'options must be an object'}`);
 }
 
-export const resolveMemoryOptions = (options: MemoryStoreOptions | undefined) => parse(memorySchema, options, 'createMemoryStore');
-export const resolveRedisOptions = (options: RedisStoreOptions) => parse(redisSchema, options, 'createRedisStore');
+/** A claim holds its key at most for the window: a longer `inFlightMs` is the window. */
+const withLease = <T extends { windowMs: number; inFlightMs: number }>(options: T): T => ({ ...options, inFlightMs: Math.min(options.inFlightMs, options.windowMs) });
+
+export const resolveMemoryOptions = (options: MemoryStoreOptions | undefined) => withLease(parse(memorySchema, options, 'createMemoryStore'));
+export const resolveRedisOptions = (options: RedisStoreOptions) => withLease(parse(redisSchema, options, 'createRedisStore'));
 export const resolvePortOptions = (options: PortStoreOptions | undefined) => parse(portSchema, options, 'createPortStore');

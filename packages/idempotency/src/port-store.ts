@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import { copyAnswer } from './answer-codec.js';
 import { IdempotencyError } from './errors.js';
 import { resolvePortOptions, type PortStoreOptions } from './options.js';
 import type { Claim, ClaimToken, IdempotencyStore, IdempotentAnswer } from './store.js';
@@ -59,7 +60,7 @@ export function createPortStore(port: MessagePort, options?: PortStoreOptions): 
       return claim;
     },
     async complete(token, answer) {
-      await call({ op: 'complete', token, answer: { status: answer.status, body: answer.body } });
+      await call({ op: 'complete', token, answer: copyAnswer(answer) });
     },
     async release(token) {
       await call({ op: 'release', token });

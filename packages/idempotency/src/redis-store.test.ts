@@ -13,11 +13,11 @@ afterAll(() => redis?.stop());
 const clusterNodes = testClusterNodes();
 
 /** Stores on clients of their own, as separate processes hold them; closing one disconnects its client. */
-function storesOn(makeClient: () => Redis | ReturnType<typeof clusterClient>, count: number, windowMs: number): IdempotencyStore[] {
+function storesOn(makeClient: () => Redis | ReturnType<typeof clusterClient>, count: number, windowMs: number, inFlightMs: number): IdempotencyStore[] {
   const keyPrefix = uniquePrefix('idem-test');
   return Array.from({ length: count }, () => {
     const client = makeClient();
-    const store = createRedisStore({ client, windowMs, keyPrefix });
+    const store = createRedisStore({ client, windowMs, inFlightMs, keyPrefix });
     return {
       ...store,
       close: async () => {
@@ -28,8 +28,8 @@ function storesOn(makeClient: () => Redis | ReturnType<typeof clusterClient>, co
   });
 }
 
-if (redis) runIdempotencyStoreConformance(vitest, 'Redis', { clients: async (count, { windowMs }) => storesOn(() => redisClient(redis.url), count, windowMs), modelRuns: 25 });
-if (clusterNodes) runIdempotencyStoreConformance(vitest, 'Redis Cluster', { clients: async (count, { windowMs }) => storesOn(() => clusterClient(clusterNodes), count, windowMs), modelRuns: 15 });
+if (redis) runIdempotencyStoreConformance(vitest, 'Redis', { clients: async (count, { windowMs, inFlightMs }) => storesOn(() => redisClient(redis.url), count, windowMs, inFlightMs), modelRuns: 25 });
+if (clusterNodes) runIdempotencyStoreConformance(vitest, 'Redis Cluster', { clients: async (count, { windowMs, inFlightMs }) => storesOn(() => clusterClient(clusterNodes), count, windowMs, inFlightMs), modelRuns: 15 });
 
 describe.skipIf(!redis)('the Redis store', () => {
   it('keeps the answer in the claimed key, under the prefix, with the window as its TTL', async () => {
@@ -55,6 +55,28 @@ describe.skipIf(!redis)('the Redis store', () => {
     const started = Date.now();
     await expect(store.claim('app', 'k')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     expect(Date.now() - started).toBeLessThan(1_000);
+    client.disconnect();
+  });
+
+  it('queues nothing in the client while Redis is away: an outage of any length costs no memory per trigger', async () => {
+    // The daemon's client retries forever (maxRetriesPerRequest: null), so ioredis keeps every command sent while
+    // disconnected in its offline queue until Redis is back: one per keyed trigger, however long the outage.
+    const port = await freePort();
+    const client = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, retryStrategy: () => 50 });
+    client.on('error', () => {});
+    const store = createRedisStore({ client, timeoutMs: 50 });
+    const claims = await Promise.allSettled(Array.from({ length: 200 }, (_, n) => store.claim('app', `k${n}`)));
+    expect(claims.every((claim) => claim.status === 'rejected' && (claim.reason as { code?: string }).code === 'UNAVAILABLE')).toBe(true);
+    expect((client as unknown as { offlineQueue: { length: number } }).offlineQueue.length).toBe(0);
+    client.disconnect();
+  });
+
+  it('waits for a client still connecting, within timeoutMs, rather than failing the first triggers after a start', async () => {
+    const client = new Redis(redis!.url, { lazyConnect: true, maxRetriesPerRequest: null });
+    client.on('error', () => {});
+    void client.connect().catch(() => {});
+    const store = createRedisStore({ client, keyPrefix: uniquePrefix('idem-connecting'), timeoutMs: 2_000 });
+    expect((await store.claim('app', 'k')).status).toBe('first');
     client.disconnect();
   });
 

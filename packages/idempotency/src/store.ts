@@ -3,6 +3,8 @@ export interface IdempotentAnswer {
   status: number;
   /** The whole body, as sent. */
   body: string;
+  /** What tells the request it answered from another with the same key (the caller's digest); kept as given. */
+  request?: string;
 }
 
 /**

@@ -8,8 +8,8 @@ import { runIdempotencyStoreConformance } from './testing/index.js';
 import type { IdempotencyStore } from './store.js';
 
 /** Port stores on one host, as workers hold them (here in this thread; the last test uses real threads). */
-function portStores(count: number, windowMs: number): IdempotencyStore[] {
-  const backing = createMemoryStore({ windowMs });
+function portStores(count: number, windowMs: number, inFlightMs?: number): IdempotencyStore[] {
+  const backing = createMemoryStore({ windowMs, inFlightMs });
   const host = createIdempotencyHost(backing);
   let open = count;
   return Array.from({ length: count }, () => {
@@ -29,7 +29,7 @@ function portStores(count: number, windowMs: number): IdempotencyStore[] {
   });
 }
 
-runIdempotencyStoreConformance(vitest, 'worker threads', { clients: (count, { windowMs }) => Promise.resolve(portStores(count, windowMs)) });
+runIdempotencyStoreConformance(vitest, 'worker threads', { clients: (count, { windowMs, inFlightMs }) => Promise.resolve(portStores(count, windowMs, inFlightMs)) });
 
 /** Each worker claims `key` when told, completes when told, and reports its claims. */
 const workerSource = (distUrl: string) => `

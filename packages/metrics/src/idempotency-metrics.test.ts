@@ -21,13 +21,17 @@ describe('idempotency metrics', () => {
 
   it('read the memory store\'s keys and evictions on each scrape', async () => {
     const registry = new Registry();
-    const stats = { size: 3, evicted: 0 };
+    const stats = { size: 3, bytes: 672, evicted: 0 };
     registerIdempotencyStoreMetrics(registry, stats);
-    expect((await exposition(registry)).body).toContain('realtime_idempotency_keys 3');
+    const first = (await exposition(registry)).body;
+    expect(first).toContain('realtime_idempotency_keys 3');
+    expect(first).toContain('realtime_idempotency_bytes 672');
     stats.size = 1;
+    stats.bytes = 224;
     stats.evicted = 7;
     const { body } = await exposition(registry);
     expect(body).toContain('realtime_idempotency_keys 1');
+    expect(body).toContain('realtime_idempotency_bytes 224');
     expect(body).toContain('realtime_idempotency_keys_evicted_total 7');
   });
 });

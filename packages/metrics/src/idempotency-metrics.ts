@@ -40,11 +40,13 @@ export function registerIdempotencyMetrics(registry: Registry): IdempotencyObser
 /** What `registerIdempotencyStoreMetrics` reads: `@org/idempotency`'s `MemoryStore` is one. */
 export interface IdempotencyStoreStats {
   readonly size: number;
+  /** Bytes of the keys held and their answers. */
+  readonly bytes: number;
   readonly evicted: number;
 }
 
 /**
- * The memory store's keys held (`realtime_idempotency_keys`) and keys forgotten early at its bound
+ * The memory store's keys held (`realtime_idempotency_keys`), their bytes (`realtime_idempotency_bytes`) and keys forgotten early at its bounds
  * (`realtime_idempotency_keys_evicted_total`), read on each scrape. Register it where the store
  * lives: the main thread's registry for worker threads sharing one.
  */
@@ -57,9 +59,17 @@ export function registerIdempotencyStoreMetrics(registry: Registry, stats: Idemp
       this.set(stats.size);
     },
   });
+  new Gauge({
+    name: 'realtime_idempotency_bytes',
+    help: 'Bytes of the X-Idempotency-Keys held in memory and their answers, as counted against idempotency.max_bytes',
+    registers: [registry],
+    collect() {
+      this.set(stats.bytes);
+    },
+  });
   new Counter({
     name: 'realtime_idempotency_keys_evicted_total',
-    help: 'X-Idempotency-Keys forgotten before their window ended because idempotency.max_keys was reached (a retry with one is published again)',
+    help: 'X-Idempotency-Keys forgotten before their window ended because idempotency.max_entries or idempotency.max_bytes was reached (a retry with one is published again)',
     registers: [registry],
     collect() {
       this.reset();

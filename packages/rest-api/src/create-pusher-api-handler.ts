@@ -10,7 +10,7 @@ import type { PlainRequest, PlainResponse } from './plain-http.js';
 import { parseQueryString } from './query-string.js';
 import { needsUrlParsing, requestTarget, urlParsedTarget } from './request-target.js';
 import { createRouter, type RouteMatch } from './router.js';
-import { answerIdempotently, idempotencyKey } from './idempotency.js';
+import { answerIdempotently, idempotencyKey, requestDigest } from './idempotency.js';
 import { prepareEndpoint, requireAppById, runPrepared } from './run-endpoint.js';
 
 export interface PusherApiHandler {
@@ -113,7 +113,9 @@ export function createPipeline(config: ResolvedOptions): Pipeline {
       // Claimed only now: the request is signed and valid. Without a store the header is ignored.
       const key = endpoint.idempotent && idempotency ? idempotencyKey(request.headers) : undefined;
       if (key === undefined || !idempotency) return { status: 200, headers, body: JSON.stringify(await runPrepared(config, app, prepared)) };
-      const outcome = await answerIdempotently(idempotency, app.id, key, async () => JSON.stringify(await runPrepared(config, app, prepared)));
+      const outcome = await answerIdempotently(idempotency, app.id, key, requestDigest(endpoint.path, request.body), async () =>
+        JSON.stringify(await runPrepared(config, app, prepared)),
+      );
       return { status: outcome.status, headers: outcome.replayed ? { ...headers, [replayHeader]: 'true' } : headers, body: outcome.body };
     } catch (error) {
       const answer = failure(error, request.method, match.route.pattern);

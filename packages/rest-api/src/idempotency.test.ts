@@ -60,6 +60,27 @@ describe('X-Idempotency-Key on triggers', () => {
     expect(other.events('paid')).toHaveLength(1);
   });
 
+  it('refuses a key reused for another trigger (another body or endpoint) with 422, instead of answering 200 and dropping it', async () => {
+    // A backend keying by order id ("order-1") for both "paid" and "shipped": a replay would answer the second
+    // trigger 200 and publish nothing, silently.
+    const fixture = await start(testStore());
+    const socket = await fixture.subscriber('orders');
+    expect((await trigger(fixture, 'order-1')).status).toBe(200);
+    const other = await trigger(fixture, 'order-1', { name: 'shipped', channels: ['orders'], data: '{"id":1}' });
+    expect(other.status).toBe(422);
+    expect(await other.json()).toEqual({
+      error: 'this X-Idempotency-Key was used for another request (another body or endpoint) within the window; send a new trigger with a new key',
+      code: 422,
+    });
+    const asBatch = await batch(fixture, 'order-1');
+    expect(asBatch.status).toBe(422);
+    expect(socket.events('paid')).toHaveLength(1);
+    expect(socket.events('shipped')).toHaveLength(0);
+    expect(socket.events('a')).toHaveLength(0);
+    // The real retry is still replayed.
+    expect((await answerOf(await trigger(fixture, 'order-1'))).replay).toBe('true');
+  });
+
   it('answers a retry while the first still runs with 409 in the JSON error shape, and publishes once', async () => {
     let letThrough!: () => void;
     const held = new Promise<void>((resolve) => (letThrough = resolve));

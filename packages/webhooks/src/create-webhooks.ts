@@ -1,7 +1,7 @@
 import { silentLogger, type App } from '@org/protocol';
 import { Agent } from 'undici';
 import { LeaveDebouncer } from './leave-debouncer.js';
-import { maxConnectionsPerOrigin, resolveWebhooksOptions, type WebhooksOptions } from './options.js';
+import { resolveWebhooksOptions, type WebhooksOptions } from './options.js';
 import { TargetQueue, type DeliveryObserver } from './target-queue.js';
 import { clientEventData, type WebhookEvent } from './webhook-event.js';
 import { targetAccepts, toWebhookTarget } from './webhook-target.js';
@@ -36,7 +36,10 @@ export function createWebhooks(input: WebhooksOptions): Webhooks {
   const options = resolveWebhooksOptions(input);
   const { events } = options;
   const log = options.logger ?? silentLogger;
-  const dispatcher = new Agent({ connections: maxConnectionsPerOrigin, keepAliveTimeout: 10_000 });
+  // No cap on sockets per origin: each webhook bounds its own requests in flight (`max_concurrent_requests`), and
+  // webhooks of several apps often share one receiver; a shared cap made their requests wait for a socket while
+  // their timeout ran, so a receiver answering in time was counted as timing out and sent each event twice.
+  const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
   const debouncer = new LeaveDebouncer(options.debounceMs);
   const targetsByApp = new Map<string, { accepts: (event: WebhookEvent) => boolean; queue: TargetQueue }[]>();
 

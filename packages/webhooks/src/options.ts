@@ -65,12 +65,9 @@ export const webhookDefaults = {
 /** The smallest `max_queue_bytes` / `maxQueueBytes`: one ordinary request must fit. */
 const minQueueBytes = 1_024;
 
-/**
- * Sockets kept per receiver origin (undici's pool), shared by every webhook to it; also the most requests
- * one webhook may have in flight, since more would only wait in the pool with their timeout running.
- */
-export const maxConnectionsPerOrigin = 16;
-const concurrentRequests = z.number().int().min(1).max(maxConnectionsPerOrigin);
+/** The most requests one webhook may have in flight (`max_concurrent_requests`). */
+export const maxConcurrentRequestsPerWebhook = 16;
+const concurrentRequests = z.number().int().min(1).max(maxConcurrentRequestsPerWebhook);
 
 /** The longest batch window an app may ask for: a minute (a held event is late for Pusher's receivers past it). */
 const maxBatchWindowMs = 60_000;

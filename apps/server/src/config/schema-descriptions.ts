@@ -84,6 +84,8 @@ const schemaDescriptions: Readonly<Record<string, string>> = {
   idempotency: 'X-Idempotency-Key on HTTP triggers (/events, /batch_events): a retry with the same key (per app) within the window gets the first answer again (X-Idempotent-Replay: true) and is published once, across workers and nodes.',
   'idempotency.enabled': 'Honour X-Idempotency-Key (when false the header is ignored, every request is published).',
   'idempotency.window_seconds': 'Seconds a key is remembered from its first request; a retry after that is published again.',
+  'idempotency.in_flight_seconds': 'How long a trigger\'s key stays claimed while its request has not answered (at most window_seconds): a node that died or a store that failed midway blocks retries (409) this long, not the whole window. A request still running after it may be published again by a retry.',
+  'idempotency.max_bytes': 'Bytes of idempotency keys and their answers held at most in memory (without scaling), 1024 to 16 GiB; past it the oldest key is forgotten early (its retry is published again). An answer may be kilobytes (a trigger to 100 channels with info).',
   'idempotency.max_entries': 'Idempotency keys remembered at most in memory (without scaling); past it the oldest key is forgotten early (its retry is published again). Redis keeps every key for its window.',
   'idempotency.store_timeout_ms': 'How long a trigger waits for the key store (Redis, or the main thread of the workers) before it is published without idempotency (at least once), in milliseconds.',
   rate_limiter: 'Per-app rate limits of the HTTP API and client events.',

@@ -205,7 +205,9 @@ export const configSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(true),
       window_seconds: z.number().int().min(1).max(86_400).default(120),
+      in_flight_seconds: z.number().int().min(1).max(86_400).default(30),
       max_entries: z.number().int().min(1).max(10_000_000).default(100_000),
+      max_bytes: z.number().int().min(1_024).max(17_179_869_184).default(67_108_864),
       store_timeout_ms: z.number().int().min(1).max(60_000).default(1_000),
     })
     .prefault({}),

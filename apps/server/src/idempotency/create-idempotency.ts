@@ -22,12 +22,13 @@ export function createIdempotency(config: Config, options: { port?: MessagePort 
   const settings = config.idempotency;
   if (!settings.enabled) return undefined;
   const windowMs = settings.window_seconds * 1000;
+  const inFlightMs = settings.in_flight_seconds * 1000;
   const timeoutMs = settings.store_timeout_ms;
   if (config.scaling.enabled) {
     const client = createScalingClient(resolveRedisConnection(config.scaling.server, config.redis));
     client.on('error', () => {}); // counted as store failures; the scaler logs the outage
     client.connect().catch(() => {}); // now, so the first trigger does not wait for it
-    const store = createRedisStore({ client, windowMs, timeoutMs, keyPrefix: `${config.scaling.channel}:idem` });
+    const store = createRedisStore({ client, windowMs, inFlightMs, timeoutMs, keyPrefix: `${config.scaling.channel}:idem` });
     return {
       store,
       memory: undefined,
@@ -47,5 +48,6 @@ export function createIdempotency(config: Config, options: { port?: MessagePort 
 
 /** The memory store of `idempotency`: a lone daemon's, or the one the main thread shares with its workers. */
 export function memoryStore(config: Config): MemoryStore {
-  return createMemoryStore({ windowMs: config.idempotency.window_seconds * 1000, maxKeys: config.idempotency.max_entries });
+  const settings = config.idempotency;
+  return createMemoryStore({ windowMs: settings.window_seconds * 1000, inFlightMs: settings.in_flight_seconds * 1000, maxKeys: settings.max_entries, maxBytes: settings.max_bytes });
 }

@@ -7,7 +7,7 @@ export interface StoreConformanceOptions {
    * `count` clients of one fresh backing store, each as a separate process or thread would hold
    * it (for the memory store, the same store `count` times). The suite closes every client.
    */
-  clients(count: number, options: { windowMs: number }): Promise<IdempotencyStore[]>;
+  clients(count: number, options: { windowMs: number; inFlightMs: number }): Promise<IdempotencyStore[]>;
   /** Property runs of the model-based test; default 50 (a shared Redis may want fewer). */
   modelRuns?: number;
 }
@@ -26,8 +26,8 @@ export function runIdempotencyStoreConformance(runner: TestRunner, name: string,
   const { describe, it, expect, afterEach } = runner;
   describe(`${name} idempotency store conformance`, () => {
     const opened: IdempotencyStore[] = [];
-    const clients = async (count: number, windowMs = 60_000) => {
-      const made = await options.clients(count, { windowMs });
+    const clients = async (count: number, windowMs = 60_000, inFlightMs = windowMs) => {
+      const made = await options.clients(count, { windowMs, inFlightMs });
       opened.push(...made);
       return made;
     };
@@ -51,6 +51,16 @@ export function runIdempotencyStoreConformance(runner: TestRunner, name: string,
       await a!.complete(claim.token, answer);
       expect(await a!.claim(app, 'k')).toEqual({ status: 'done', answer });
       expect(await b!.claim(app, 'k')).toEqual({ status: 'done', answer });
+    });
+
+    it('replays an answer with the digest of the request it answered, so another request with the key can be told apart', async () => {
+      const [a, b] = await clients(2);
+      const app = freshApp();
+      const claim = await a!.claim(app, 'k');
+      if (claim.status !== 'first') return expect(claim.status).toBe('first');
+      const withRequest = { status: 200, body: '{}', request: 'n4bQgYhMfWWaL-qgxVrQFa' };
+      await a!.complete(claim.token, withRequest);
+      expect(await b!.claim(app, 'k')).toEqual({ status: 'done', answer: withRequest });
     });
 
     it('frees a released key, so the next claim anywhere is first', async () => {
@@ -97,6 +107,24 @@ export function runIdempotencyStoreConformance(runner: TestRunner, name: string,
       await sleep(350);
       expect((await b!.claim(app, 'done')).status).toBe('first');
       expect((await b!.claim(app, 'running')).status).toBe('first');
+    });
+
+    it('frees a claim never completed after inFlightMs (its request died), while a completed one keeps the window from its claim', async () => {
+      const [a, b] = await clients(2, 600, 150);
+      const app = freshApp();
+      const done = await a!.claim(app, 'done');
+      const stuck = await a!.claim(app, 'stuck');
+      if (done.status !== 'first') return expect(done.status).toBe('first');
+      expect(stuck.status).toBe('first');
+      await a!.complete(done.token, answer);
+      await sleep(300);
+      expect((await b!.claim(app, 'stuck')).status).toBe('first');
+      expect(await b!.claim(app, 'done')).toEqual({ status: 'done', answer });
+      // A completion after inFlightMs is too late: the key may have been claimed again.
+      if (stuck.status === 'first') await a!.complete(stuck.token, answer);
+      expect(await b!.claim(app, 'stuck')).toEqual({ status: 'in-flight' });
+      await sleep(400);
+      expect((await b!.claim(app, 'done')).status).toBe('first');
     });
 
     it('gives exactly one first to concurrent claims from several clients, as a model of the key says', async () => {
