@@ -9,7 +9,7 @@ import { sleep, waitFor } from './helpers/wait.js';
 // signs in nor subscribes to a private or presence channel within user_authentication_timeout is closed with 4009.
 const guarded = testApp('authorized-connections', { enable_user_authentication: true, user_authentication_timeout: 1 });
 const open = testApp('anonymous-connections');
-const reason = 'Connection not authorized within 1 seconds: sign in (pusher.signin()) or subscribe to a private or presence channel.';
+const reason = 'Connection not authorized within 1 second: sign in (pusher.signin()) or subscribe to a private or presence channel.';
 let daemon: RunningDaemon;
 
 beforeAll(async () => {

@@ -315,12 +315,13 @@ export class LocalNode implements EngineContext {
 
   #closeUnauthorized(connection: ConnectionRecord): void {
     const { app } = connection;
+    const seconds = app.userAuthenticationTimeout;
     connection.authorizeBy = 0;
     this.events.emit('connection.unauthorized_closed', { app, socketId: connection.socketId });
     this.refuse(
       connection,
       ErrorCode.Unauthorized,
-      `Connection not authorized within ${app.userAuthenticationTimeout} seconds: sign in (pusher.signin()) or subscribe to a private or presence channel.`,
+      `Connection not authorized within ${seconds} ${seconds === 1 ? 'second' : 'seconds'}: sign in (pusher.signin()) or subscribe to a private or presence channel.`,
     );
   }
 

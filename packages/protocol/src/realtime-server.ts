@@ -162,8 +162,9 @@ export class RealtimeServer {
     await new Promise((resolve) => setTimeout(resolve, 50));
     for (const connection of [...connections.values()]) this.close(connection);
     await Promise.all(this.#pendingCleanups);
-    // After the cleanups: the other nodes were told their channels' counts dropped; nothing is left to send here.
-    this.#node.subscriptionCounts.stop();
+    // After the cleanups, before the scaler closes: the counts still coalescing go out now (the other nodes'
+    // subscribers learn the final count, the webhook reports it), then no timer is left.
+    await this.#node.subscriptionCounts.stop();
     await this.scaler.close();
   }
 

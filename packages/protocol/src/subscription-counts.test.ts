@@ -169,4 +169,28 @@ describe('subscription counts across nodes', () => {
     b.close(1000, 'bye');
     await vi.waitUntil(() => countsOf(a, 'room').at(-1) === 1, { timeout: 2_000 });
   });
+
+  it('tells the other nodes the final count when a node stops with changes still coalescing', async () => {
+    const cluster = createMemoryCluster();
+    const shared = cluster.node();
+    // The stopping node's second socket leaves the shared state later than its first (a slower removal).
+    let slowSocket = '';
+    const stopping = await engine({
+      ...shared,
+      removeConnection: async (appId, socketId, held, signedInAs) => {
+        if (socketId === slowSocket) await new Promise((resolve) => setTimeout(resolve, 20));
+        return shared.removeConnection(appId, socketId, held, signedInAs);
+      },
+    });
+    const staying = await engine(cluster.node());
+    servers.push(staying.server);
+    const [first, second, watcher] = [await connect(stopping.transport), await connect(stopping.transport), await connect(staying.transport)];
+    slowSocket = second.socketId;
+    for (const socket of [first, second, watcher]) subscribe(socket, 'room');
+    await vi.waitUntil(() => countsOf(watcher, 'room').at(-1) === 3, { timeout: 2_000 });
+    await new Promise((resolve) => setTimeout(resolve, 120)); // the interval is over: the next change acts at once
+
+    await stopping.server.stop();
+    await vi.waitUntil(() => countsOf(watcher, 'room').at(-1) === 1, { timeout: 1_000 });
+  });
 });

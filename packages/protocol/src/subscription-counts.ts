@@ -102,10 +102,22 @@ export class SubscriptionCounts {
     this.#begin(app, channel, false);
   }
 
-  /** Stops every timer (the engine stops); pending work is dropped. */
-  stop(): void {
-    for (const entry of this.#pending.values()) clearTimeout(entry.timer);
+  /**
+   * Stops every timer (the engine stops, its sockets already released). The changes still waiting for
+   * their interval's end act now rather than never: the other nodes' subscribers would otherwise keep
+   * a count read after this node's first removal, not its last, and `subscription.count` would miss
+   * the final count. Resolves once their reads are done (before the scaler closes).
+   */
+  async stop(): Promise<void> {
+    const reads: Promise<void>[] = [];
+    for (const entry of this.#pending.values()) {
+      clearTimeout(entry.timer);
+      entry.timer = undefined;
+      const read = entry.signal || entry.flush ? this.#run(entry) : undefined;
+      if (read) reads.push(read);
+    }
     this.#pending.clear();
+    await Promise.allSettled(reads);
   }
 
   /** The leading edge: acts at once and opens the interval. */
@@ -134,22 +146,23 @@ export class SubscriptionCounts {
     }
   }
 
-  #run(entry: Pending): void {
+  /** Signals and reads as the entry's flags say; returns the read, if one started (it never rejects). */
+  #run(entry: Pending): Promise<void> | undefined {
     const { app, channel } = entry;
     if (entry.signal) {
       entry.signal = false;
       this.#host.scaler.publish({ type: 'subscription-count-changed', appId: app.id, channel });
     }
-    if (!entry.flush) return;
+    if (!entry.flush) return undefined;
     entry.flush = false;
     const local = entry.local;
     entry.local = false;
     const host = this.#host;
     const reportEvent = local && host.wantsCountEvents();
-    if (!reportEvent && host.localSubscribers(app, channel) === 0) return;
+    if (!reportEvent && host.localSubscribers(app, channel) === 0) return undefined;
     const ticket = ++entry.started;
     entry.reading++;
-    host.scaler.subscriptionCount(app.id, channel).then(
+    return host.scaler.subscriptionCount(app.id, channel).then(
       (count) => {
         entry.reading--;
         if (ticket < entry.shown) return; // a later read was shown already

@@ -23,6 +23,8 @@ function everyKey(prefix: string, appId: string, channel: string, nodeId: string
     keys.presenceUsers(appId, channel),
     keys.presenceInfo(appId, channel),
     keys.cache(appId, channel),
+    keys.online(appId),
+    keys.signins(appId, channel),
   ];
 }
 
@@ -55,5 +57,18 @@ describe('key layout', () => {
   it('keeps braces of app ids and channel names out of the hashed part (they are percent-encoded)', () => {
     const keys = createKeys('p');
     expect(keys.subscribers('{x}', '{y}')).toBe('{p}:app:%7Bx%7D:ch:%7By%7D:subs');
+  });
+
+  it('names a key for any string, lone UTF-16 surrogates included, one key per string (a user id in a sign-in key)', () => {
+    const keys = createKeys('p');
+    expect(keys.signins('app', '\ud800')).toBe('{p}:app:app:user:%uD800:signins');
+    expect(keys.signins('app', 'a\udc00\ud83d\ude00')).toBe('{p}:app:app:user:a%uDC00%F0%9F%98%80:signins');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (one, other) => {
+        fc.pre(one !== other);
+        expect(keys.signins('app', one)).not.toBe(keys.signins('app', other));
+        expect(hashedPart(keys.signins(one, other))).toBe('p');
+      }),
+    );
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Where everything lives in Redis. App ids and channel names are
- * URI-encoded inside key names so no value can forge another key's `:`.
+ * Where everything lives in Redis. App ids, channel names and user ids are
+ * URI-encoded inside key names (`keyPart`) so no value can forge another key's `:`.
  *
  * Every key carries the same hash tag, `{prefix}` (the braces are literal): on a
  * Redis Cluster they all hash to one slot, so every Lua script, the resync's
@@ -48,6 +48,25 @@ export interface Keys {
   topic(appId: string, channel: string): string;
 }
 
+/** A UTF-16 surrogate without its other half (which `encodeURIComponent` refuses with a URIError). */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A value as part of a key name: percent-encoded, so no value forges a `:` or a brace. It never throws:
+ * a lone surrogate (a signed user id may hold one; JSON's `"\ud800"` is one) becomes `%uD800`, which
+ * `encodeURIComponent` never writes (`u` is no hex digit), so distinct values keep distinct keys. A
+ * throw here would fail the Redis call, and the scaler would take it for an outage and leave the cluster.
+ */
+export function keyPart(value: string): string {
+  let encoded = '';
+  let from = 0;
+  for (const match of value.matchAll(loneSurrogate)) {
+    encoded += `${encodeURIComponent(value.slice(from, match.index))}%u${match[0].charCodeAt(0).toString(16).toUpperCase()}`;
+    from = match.index + 1;
+  }
+  return from === 0 ? encodeURIComponent(value) : encoded + encodeURIComponent(value.slice(from));
+}
+
 /** The part of every key Redis Cluster hashes: `{prefix}`. */
 function hashTag(prefix: string): string {
   return `{${prefix}}`;
@@ -55,8 +74,8 @@ function hashTag(prefix: string): string {
 
 export function createKeys(prefix: string): Keys {
   const tag = hashTag(prefix);
-  const app = (appId: string) => `${tag}:app:${encodeURIComponent(appId)}`;
-  const channel = (appId: string, name: string) => `${app(appId)}:ch:${encodeURIComponent(name)}`;
+  const app = (appId: string) => `${tag}:app:${keyPart(appId)}`;
+  const channel = (appId: string, name: string) => `${app(appId)}:ch:${keyPart(name)}`;
   return {
     bus: `${tag}:bus`,
     nodes: `${tag}:nodes`,
@@ -70,8 +89,8 @@ export function createKeys(prefix: string): Keys {
     presenceInfo: (appId, name) => `${channel(appId, name)}:info`,
     cache: (appId, name) => `${channel(appId, name)}:cache`,
     online: (appId) => `${app(appId)}:online`,
-    signins: (appId, userId) => `${app(appId)}:user:${encodeURIComponent(userId)}:signins`,
-    topic: (appId, name) => `${prefix}:c:${encodeURIComponent(appId)}:${encodeURIComponent(name)}`,
+    signins: (appId, userId) => `${app(appId)}:user:${keyPart(userId)}:signins`,
+    topic: (appId, name) => `${prefix}:c:${keyPart(appId)}:${keyPart(name)}`,
   };
 }
 
