@@ -7,6 +7,7 @@ import { parseBoundedJson } from './bounded-json.js';
 import { readWatchlist } from './watchlist.js';
 import { recordSignIn } from './watchlist-signin.js';
 import type { SigninRefusalReason } from './server-events.js';
+import { isWellFormedText } from './well-formed-text.js';
 
 const signedIn = Promise.resolve();
 
@@ -34,6 +35,7 @@ export function handleSignin(context: EngineContext, connection: ConnectionRecor
   const id = typeof user === 'object' && user !== null ? (user as { id?: unknown }).id : undefined;
   if (typeof id !== 'string' || id === '') return fail('invalid_user_data', 'user_data.id must be a non-empty string.');
   if (id.length > app.maxUserIdLength) return fail('invalid_user_data', `user_data.id is longer than ${app.maxUserIdLength} characters.`);
+  if (!isWellFormedText(id)) return fail('invalid_user_data', 'user_data.id must be Unicode text (it holds a lone UTF-16 surrogate).');
   const watchlist = readWatchlist(app, user as object);
   if (!watchlist.ok) return fail(watchlist.problem, watchlist.reason);
 

@@ -137,6 +137,23 @@ describe('watchlist events', () => {
     expect(await scaler!.onlineUsers(app.id, ['ann'])).toEqual([]);
   });
 
+  it('refuses a user id or a watched id that is not Unicode text (a lone surrogate) before the scaler sees it', async () => {
+    const { transports: [node], scalers: [scaler] } = await cluster(1);
+    const refusals: string[] = [];
+    node!.server.events.on('signin.refused', ({ reason }) => refusals.push(reason));
+    // An encoder turns both into U+FFFD: the two would be one user in a scaler's keys.
+    const lone = await node!.connect({ appKey: 'watch-key' });
+    signIn(lone, app, { id: '\ud800' });
+    const watcher = await node!.connect({ appKey: 'watch-key' });
+    signIn(watcher, app, { id: 'watcher', watchlist: ['ok', 'x\udfff'] });
+    await settle();
+    expect(refusals).toEqual(['invalid_user_data', 'invalid_watchlist']);
+    expect(lone.closed).toMatchObject({ code: ErrorCode.Unauthorized, reason: 'user_data.id must be Unicode text (it holds a lone UTF-16 surrogate).' });
+    expect(watcher.closed?.code).toBe(ErrorCode.Unauthorized);
+    expect(watcher.closed?.reason).toMatch(/^user_data\.watchlist\[1\] must be a user id/);
+    expect(await scaler!.onlineUsers(app.id, ['\ud800', '\ufffd', 'watcher'])).toEqual([]);
+  });
+
   it('ignores the watchlist of an app without watchlist events and records no sign-in', async () => {
     const { transports: [node], scalers: [scaler] } = await cluster(1);
     const ann = await node!.connect({ appKey: 'off-key' });

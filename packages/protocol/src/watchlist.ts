@@ -1,4 +1,5 @@
 import type { App } from './app.js';
+import { isWellFormedText } from './well-formed-text.js';
 
 /** A watchlist as read from a sign-in's `user_data`, or why it is refused. */
 export type WatchlistReading = { ok: true; userIds: readonly string[] } | { ok: false; problem: 'invalid_watchlist' | 'watchlist_too_long'; reason: string };
@@ -7,7 +8,7 @@ const none: WatchlistReading = Object.freeze({ ok: true, userIds: Object.freeze(
 
 /**
  * Reads `user_data.watchlist` (Pusher's watchlist events): absent is an empty watchlist; otherwise
- * an array of non-empty user ids of at most `maxUserIdLength` characters, duplicates collapsed, at
+ * an array of non-empty user ids of Unicode text (no lone surrogate) of at most `maxUserIdLength` characters, duplicates collapsed, at
  * most `maxWatchlistSize` distinct ones. With watchlist events off for the app it is ignored, as
  * any other field of `user_data`. Never throws; stops at the first problem, so a huge hostile list
  * costs no more than reading it up to there.
@@ -20,8 +21,8 @@ export function readWatchlist(app: App, user: object): WatchlistReading {
   const userIds = new Set<string>();
   for (let index = 0; index < watchlist.length; index++) {
     const userId: unknown = watchlist[index];
-    if (typeof userId !== 'string' || userId === '' || userId.length > app.maxUserIdLength) {
-      return { ok: false, problem: 'invalid_watchlist', reason: `user_data.watchlist[${index}] must be a user id: a non-empty string of at most ${app.maxUserIdLength} characters.` };
+    if (typeof userId !== 'string' || userId === '' || userId.length > app.maxUserIdLength || !isWellFormedText(userId)) {
+      return { ok: false, problem: 'invalid_watchlist', reason: `user_data.watchlist[${index}] must be a user id: a non-empty string of Unicode text of at most ${app.maxUserIdLength} characters.` };
     }
     userIds.add(userId);
     if (userIds.size > app.maxWatchlistSize) {
