@@ -7,7 +7,7 @@ export const MAX_WINDOW_MS = 86_400_000;
 /** The most keys a memory store may hold. */
 export const MAX_KEYS = 10_000_000;
 /** The most bytes a memory store may be allowed: 16 GiB. */
-export const MAX_BYTES = 17_179_869_184;
+const MAX_BYTES = 17_179_869_184;
 
 export interface MemoryStoreOptions {
   /** How long a key is remembered from its first claim, in ms. Default 120 000 (2 minutes). */

@@ -57,7 +57,7 @@ const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
  * `encodeURIComponent` never writes (`u` is no hex digit), so distinct values keep distinct keys. A
  * throw here would fail the Redis call, and the scaler would take it for an outage and leave the cluster.
  */
-export function keyPart(value: string): string {
+function keyPart(value: string): string {
   let encoded = '';
   let from = 0;
   for (const match of value.matchAll(loneSurrogate)) {
