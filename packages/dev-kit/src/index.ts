@@ -4,7 +4,7 @@ export { freePort } from './free-port.js';
 export { processAlive } from './process-alive.js';
 export { redisServerInstalled, startRedisServer, type RedisProcess } from './redis-server.js';
 export { startRedisCluster, type RedisClusterOptions, type RedisClusterProcesses } from './redis-cluster.js';
-export { inCI, parseClusterSeed, testClusterSeeds, testRedis, type ClusterSeed, type TestRedis, type TestRedisOptions } from './test-redis.js';
+export { inCI, parseClusterSeed, requiredClusterSeeds, testClusterSeeds, testRedis, type ClusterSeed, type TestRedis, type TestRedisOptions } from './test-redis.js';
 export type { JsonLine } from './json-lines.js';
 export {
   spawnDaemon,

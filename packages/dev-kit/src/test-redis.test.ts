@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from './free-port.js';
 import { redisServerInstalled, startRedisServer } from './redis-server.js';
 import { DevKitError } from './errors.js';
-import { testClusterSeeds, testRedis } from './test-redis.js';
+import { testClusterSeeds, testRedis, requiredClusterSeeds } from './test-redis.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -93,5 +93,16 @@ describe('testClusterSeeds (REDIS_CLUSTER_NODES)', () => {
   it.each(['127.0.0.1', '::1:7000', '127.0.0.1:0', '127.0.0.1:65536', 'redis://a:1'])('refuses %j, naming it', (seed) => {
     expect(() => testClusterSeeds({ REDIS_CLUSTER_NODES: seed })).toThrow(DevKitError);
     expect(() => testClusterSeeds({ REDIS_CLUSTER_NODES: seed })).toThrow(`"${seed}" is not host:port`);
+  });
+});
+
+describe('requiredClusterSeeds', () => {
+  it('gives the seeds when REDIS_CLUSTER_NODES is set, in CI or not', () => {
+    expect(requiredClusterSeeds('kit', { REDIS_CLUSTER_NODES: '127.0.0.1:7101', CI: 'true' })).toEqual([{ text: '127.0.0.1:7101', host: '127.0.0.1', port: 7101 }]);
+  });
+
+  it('skips (undefined) outside CI and fails in CI when it is unset', () => {
+    expect(requiredClusterSeeds('kit', {})).toBeUndefined();
+    expect(() => requiredClusterSeeds('kit', { CI: 'true' })).toThrow(/REDIS_CLUSTER_NODES is not set, but CI=true/);
   });
 });

@@ -77,3 +77,16 @@ export function testClusterSeeds(env: NodeJS.ProcessEnv = process.env): ClusterS
   if (!value) return undefined;
   return value.split(',').map((seed) => parseClusterSeed(seed));
 }
+
+/**
+ * The shared Redis Cluster's seeds for a test file of `owner` (a package name for the message): undefined
+ * outside CI when `REDIS_CLUSTER_NODES` is unset (its cluster tests are skipped, with a message), an error
+ * in CI, where a skipped cluster test would pass unseen.
+ */
+export function requiredClusterSeeds(owner: string, env: NodeJS.ProcessEnv = process.env): ClusterSeed[] | undefined {
+  const seeds = testClusterSeeds(env);
+  if (seeds) return seeds;
+  if (env['CI'] === 'true') throw new DevKitError('REDIS_UNAVAILABLE', 'REDIS_CLUSTER_NODES is not set, but CI=true requires the Redis Cluster tests to run');
+  console.warn(`[${owner}] no Redis Cluster (set REDIS_CLUSTER_NODES=host:port,…): Redis Cluster tests skipped outside CI`);
+  return undefined;
+}

@@ -3,7 +3,7 @@
  * redis-server of our own) and the Redis Cluster of `REDIS_CLUSTER_NODES`. In CI (`CI=true`) a
  * missing one fails the file; elsewhere its tests are skipped with a message.
  */
-import { inCI, testClusterSeeds } from '@org/dev-kit';
+import { requiredClusterSeeds } from '@org/dev-kit';
 import { Cluster, Redis } from 'ioredis';
 
 export { redisServerInstalled, startRedisServer, testRedis } from '@org/dev-kit';
@@ -27,13 +27,7 @@ export function clusterClient(seeds: readonly { host: string; port: number }[]):
  * (the cluster tests are skipped with a message), an error in CI.
  */
 export function testClusterNodes(): { host: string; port: number }[] | undefined {
-  const seeds = testClusterSeeds();
-  if (!seeds) {
-    if (inCI) throw new Error('REDIS_CLUSTER_NODES is not set, but CI=true requires the Redis Cluster tests to run');
-    console.warn('[rate-limits] no Redis Cluster (set REDIS_CLUSTER_NODES=host:port,…): Redis Cluster tests skipped outside CI');
-    return undefined;
-  }
-  return seeds.map(({ host, port }) => ({ host, port }));
+  return requiredClusterSeeds('rate-limits')?.map(({ host, port }) => ({ host, port }));
 }
 
 /** A key no other test run uses (the counters live in Redis, which other runs may share). */

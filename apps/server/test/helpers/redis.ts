@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { inCI, startRedisServer as startOwnRedis, testClusterSeeds, testRedis, type RedisProcess } from '@org/dev-kit';
+import { startRedisServer as startOwnRedis, requiredClusterSeeds, testRedis, type RedisProcess } from '@org/dev-kit';
 import { Cluster } from 'ioredis';
 import { afterAll } from 'vitest';
 
@@ -58,12 +58,8 @@ export interface ScalingBackend {
  * CI a missing or silent cluster fails the file.
  */
 export async function testRedisClusterNodes(): Promise<string[] | undefined> {
-  const seeds = testClusterSeeds();
-  if (!seeds) {
-    if (inCI) throw new Error('REDIS_CLUSTER_NODES is not set, but CI=true requires the Redis Cluster tests to run');
-    console.warn('[server] no Redis Cluster (set REDIS_CLUSTER_NODES=host:port,…): Redis Cluster runs of the scaling tests skipped outside CI');
-    return undefined;
-  }
+  const seeds = requiredClusterSeeds('server');
+  if (!seeds) return undefined;
   const nodes = seeds.map((seed) => seed.text);
   // One PING through the cluster, so that a wrong REDIS_CLUSTER_NODES fails the file at once instead of hanging it.
   const probe = new Cluster(seeds.map(({ host, port }) => ({ host, port })), {
