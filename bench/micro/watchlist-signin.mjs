@@ -95,7 +95,7 @@ async function run(label, makeScaler) {
 
 await run('local scaler', async () => createLocalScaler());
 if (process.env.REDIS_URL) {
-  const { Redis } = await import('../../packages/redis-scaler/node_modules/ioredis/built/index.js');
+  const { Redis } = await import('ioredis');
   const { createRedisScaler } = await import('../../packages/redis-scaler/dist/index.js');
   const redis = new Redis(process.env.REDIS_URL);
   await run('Redis scaler', async () => createRedisScaler({ redis, prefix: `bench-watchlist-${process.pid}` }));

@@ -7,7 +7,20 @@ export const MAX_WINDOW_MS = 86_400_000;
 /** The most keys a memory store may hold. */
 export const MAX_KEYS = 10_000_000;
 /** The most bytes a memory store may be allowed: 16 GiB. */
-const MAX_BYTES = 17_179_869_184;
+export const MAX_BYTES = 17_179_869_184;
+/** The least bytes a memory store may be allowed. */
+export const MIN_BYTES = 1_024;
+/** The longest a store call may be waited for. */
+export const MAX_TIMEOUT_MS = 60_000;
+
+/** What a store uses when an option is left out (a host's own config can show the same defaults). */
+export const idempotencyDefaults = Object.freeze({
+  windowMs: 120_000,
+  inFlightMs: 30_000,
+  maxKeys: 100_000,
+  maxBytes: 67_108_864,
+  timeoutMs: 1_000,
+});
 
 export interface MemoryStoreOptions {
   /** How long a key is remembered from its first claim, in ms. Default 120 000 (2 minutes). */
@@ -56,19 +69,19 @@ const windowMs = z
   .int({ error: 'windowMs must be an integer number of milliseconds' })
   .min(1, { error: 'windowMs must be at least 1 ms' })
   .max(MAX_WINDOW_MS, { error: `windowMs must be at most ${MAX_WINDOW_MS} ms (a day)` })
-  .default(120_000);
+  .default(idempotencyDefaults.windowMs);
 const inFlightMs = z
   .number({ error: 'inFlightMs must be a number of milliseconds' })
   .int({ error: 'inFlightMs must be an integer number of milliseconds' })
   .min(1, { error: 'inFlightMs must be at least 1 ms' })
   .max(MAX_WINDOW_MS, { error: `inFlightMs must be at most ${MAX_WINDOW_MS} ms (a day)` })
-  .default(30_000);
+  .default(idempotencyDefaults.inFlightMs);
 const timeoutMs = z
   .number({ error: 'timeoutMs must be a number of milliseconds' })
   .int({ error: 'timeoutMs must be an integer number of milliseconds' })
   .min(1, { error: 'timeoutMs must be at least 1 ms' })
-  .max(60_000, { error: 'timeoutMs must be at most 60000 ms' })
-  .default(1_000);
+  .max(MAX_TIMEOUT_MS, { error: `timeoutMs must be at most ${MAX_TIMEOUT_MS} ms` })
+  .default(idempotencyDefaults.timeoutMs);
 
 const memorySchema = z.object({
   windowMs,
@@ -78,13 +91,13 @@ const memorySchema = z.object({
     .int({ error: 'maxKeys must be an integer number of keys' })
     .min(1, { error: 'maxKeys must be at least 1' })
     .max(MAX_KEYS, { error: `maxKeys must be at most ${MAX_KEYS}` })
-    .default(100_000),
+    .default(idempotencyDefaults.maxKeys),
   maxBytes: z
     .number({ error: 'maxBytes must be a number of bytes' })
     .int({ error: 'maxBytes must be an integer number of bytes' })
-    .min(1_024, { error: 'maxBytes must be at least 1024 bytes' })
+    .min(MIN_BYTES, { error: `maxBytes must be at least ${MIN_BYTES} bytes` })
     .max(MAX_BYTES, { error: `maxBytes must be at most ${MAX_BYTES} bytes (16 GiB)` })
-    .default(67_108_864),
+    .default(idempotencyDefaults.maxBytes),
   now: z.custom<() => number>((value) => typeof value === 'function', { error: 'now must be a function returning milliseconds' }).optional(),
 });
 

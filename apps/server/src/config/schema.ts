@@ -1,5 +1,6 @@
 import { appDefaults, maxUserAuthenticationTimeout } from '@org/protocol';
 import { webhookAppFields, webhookConfigSchema } from '@org/webhooks';
+import { idempotencyDefaults, MAX_BYTES, MAX_KEYS, MAX_TIMEOUT_MS, MAX_WINDOW_MS, MIN_BYTES } from '@org/idempotency';
 import { z } from 'zod';
 
 /**
@@ -204,11 +205,12 @@ export const configSchema = z.strictObject({
   idempotency: z
     .strictObject({
       enabled: z.boolean().default(true),
-      window_seconds: z.number().int().min(1).max(86_400).default(120),
-      in_flight_seconds: z.number().int().min(1).max(86_400).default(30),
-      max_entries: z.number().int().min(1).max(10_000_000).default(100_000),
-      max_bytes: z.number().int().min(1_024).max(17_179_869_184).default(67_108_864),
-      store_timeout_ms: z.number().int().min(1).max(60_000).default(1_000),
+      // @org/idempotency's own bounds and defaults, in this file's units.
+      window_seconds: z.number().int().min(1).max(MAX_WINDOW_MS / 1_000).default(idempotencyDefaults.windowMs / 1_000),
+      in_flight_seconds: z.number().int().min(1).max(MAX_WINDOW_MS / 1_000).default(idempotencyDefaults.inFlightMs / 1_000),
+      max_entries: z.number().int().min(1).max(MAX_KEYS).default(idempotencyDefaults.maxKeys),
+      max_bytes: z.number().int().min(MIN_BYTES).max(MAX_BYTES).default(idempotencyDefaults.maxBytes),
+      store_timeout_ms: z.number().int().min(1).max(MAX_TIMEOUT_MS).default(idempotencyDefaults.timeoutMs),
     })
     .prefault({}),
   logging: z

@@ -152,8 +152,9 @@ export class WorkerPool implements SupervisedDaemon {
       });
       thread.on('exit', (code) => {
         onExit();
-        // Its sockets' state is undone and the loss reported to a surviving worker.
+        // Its sockets' state is undone and the loss reported to a surviving worker; its idempotency port is let go.
         this.#hub?.detach(nodeId);
+        if (idempotencyChannel) this.#idempotency!.host.detach(idempotencyChannel.port1);
         if (!started) reject(new Error(`worker ${index} ended (code ${code}) before it started`));
         else if (!this.#stopping) {
           log.error({ worker: index, code }, 'worker thread ended while serving');
