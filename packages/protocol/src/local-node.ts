@@ -10,6 +10,7 @@ import type { HandlerKind, ServerEventMap, ServerEventName, ServerEvents } from 
 import { SubscriptionCounts } from './subscription-counts.js';
 import type { Transport } from './transport.js';
 import { WatchlistIndex } from './watchlist-index.js';
+import { fanOutTopic } from './fan-out-topic.js';
 
 /** Client events are relayed, never cached: they do not overtake a cache replay. */
 const clientEventFramePrefix = '{"event":"client-';
@@ -27,10 +28,6 @@ const detached: Transport = {
   subscriberCount: () => 0,
 };
 
-/** The fan-out topic of a channel (uWS topics are global, apps share them). */
-export function fanOutTopic(appId: string, channel: string): string {
-  return `${appId}\u0000${channel}`;
-}
 
 /** Whether the connection hears the channel on this node. */
 function hears(connection: ConnectionRecord, channel: string): boolean {

@@ -15,7 +15,8 @@ import {
 import { ErrorCode } from './close-codes.js';
 import { ConnectionRecord, type Connection } from './connection.js';
 import { FailureReporter } from './failure-reporter.js';
-import { fanOutTopic, LocalNode } from './local-node.js';
+import { fanOutTopic } from './fan-out-topic.js';
+import { LocalNode } from './local-node.js';
 import { memberChangeFrom, type MemberChange } from './member-events.js';
 import { OrderedDelivery } from './ordered-delivery.js';
 import { spendFrame, type FrameVerdict } from './frame-budget.js';

@@ -248,7 +248,7 @@ export async function releaseChannels(context: EngineContext, connection: Connec
   const removal = await (signedInAs === undefined
     ? context.scaler.removeConnection(app.id, connection.socketId, held)
     : context.scaler.removeConnection(app.id, connection.socketId, held, signedInAs));
-  for (const { channel } of held) context.subscriptionCountChanged(app, channel);
+  if (app.enableSubscriptionCount) for (const { channel } of held) context.subscriptionCountChanged(app, channel);
   for (const { channel, userId } of removal.membersLeft) announceMemberRemoved(context, app, channel, userId);
   for (const channel of removal.vacated) context.emit('channel.vacated', { app, channel });
   if (removal.userWentOffline && signedInAs !== undefined) context.announceUserStatus(app, signedInAs, false);

@@ -1,5 +1,6 @@
 import type { App } from './app.js';
 import { channelType } from './channel-name.js';
+import { fanOutTopic } from './fan-out-topic.js';
 import { subscriptionCountFrame } from './frames.js';
 import type { Scaler } from './scaler.js';
 
@@ -178,4 +179,5 @@ export class SubscriptionCounts {
   }
 }
 
-const key = (app: App, channel: string) => `${app.id}\u0000${channel}`;
+/** One entry per channel of an app: its fan-out topic is that key already. */
+const key = (app: App, channel: string) => fanOutTopic(app.id, channel);
