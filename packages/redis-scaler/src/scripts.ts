@@ -28,23 +28,26 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
  * Every step checks that the shared state still holds exactly this socket,
  * so undoing an entry twice, or a stale one, changes nothing.
  */
-const undoEntry = `
+const leaveCounted = `
+local function leaveCounted(set, counts, field, member)
+  if redis.call('SREM', set, member) == 0 then return false end
+  local n = redis.call('SCARD', set)
+  if n == 0 then redis.call('HDEL', counts, field) else redis.call('HSET', counts, field, n) end
+  return n
+end
+`;
+
+const undoEntry = `${leaveCounted}
 local function undoEntry(e, users, vacated, reduced, offline)
   if e[1] == 'c' then
     redis.call('SREM', e[2], e[3])
   elseif e[1] == 's' then
-    if redis.call('SREM', e[2], e[4]) == 1 then
-      local n = redis.call('SCARD', e[2])
-      if n == 0 then
-        redis.call('HDEL', e[3], e[6])
-        table.insert(vacated, e[5]); table.insert(vacated, e[6])
-      else
-        redis.call('HSET', e[3], e[6], n)
-        if reduced then
-          local k = e[5] .. '\0' .. e[6]
-          if not reduced.seen[k] then reduced.seen[k] = true; table.insert(reduced.list, e[5]); table.insert(reduced.list, e[6]) end
-        end
-      end
+    local n = leaveCounted(e[2], e[3], e[6], e[4])
+    if n == 0 then
+      table.insert(vacated, e[5]); table.insert(vacated, e[6])
+    elseif n and reduced then
+      local k = e[5] .. '\0' .. e[6]
+      if not reduced.seen[k] then reduced.seen[k] = true; table.insert(reduced.list, e[5]); table.insert(reduced.list, e[6]) end
     end
   elseif e[1] == 'p' then
     if redis.call('HGET', e[2], e[5]) == e[8] then
@@ -55,15 +58,7 @@ local function undoEntry(e, users, vacated, reduced, offline)
       end
     end
   elseif e[1] == 'u' then
-    if redis.call('SREM', e[2], e[4]) == 1 then
-      local n = redis.call('SCARD', e[2])
-      if n == 0 then
-        redis.call('HDEL', e[3], e[6])
-        table.insert(offline, e[5]); table.insert(offline, e[6])
-      else
-        redis.call('HSET', e[3], e[6], n)
-      end
-    end
+    if leaveCounted(e[2], e[3], e[6], e[4]) == 0 then table.insert(offline, e[5]); table.insert(offline, e[6]) end
   end
 end
 local function undoRaw(raw, users, vacated, reduced, offline)
@@ -164,7 +159,7 @@ return 1`,
   //   1 when this was the signed-in user's last signed-in socket anywhere, else 0}.
   // Shared state changes only where it holds exactly this socket, so an unrecorded socket is a no-op.
   rsRemoveSocket: {
-    lua: `
+    lua: `${leaveCounted}
 local node, chans, member = KEYS[1], KEYS[2], ARGV[1]
 if ARGV[2] ~= '' then
   redis.call('SREM', KEYS[3], member)
@@ -176,29 +171,13 @@ if ARGV[4] ~= '' then
   local signins, online = KEYS[4], KEYS[5]
   k = 6
   redis.call('SREM', node, ARGV[4])
-  if redis.call('SREM', signins, member) == 1 then
-    local n = redis.call('SCARD', signins)
-    if n == 0 then
-      redis.call('HDEL', online, ARGV[3])
-      offline = 1
-    else
-      redis.call('HSET', online, ARGV[3], n)
-    end
-  end
+  if leaveCounted(signins, online, ARGV[3], member) == 0 then offline = 1 end
 end
 for a = 5, #ARGV, 4 do
   local channel, subs = ARGV[a], KEYS[k]
   k = k + 1
   redis.call('SREM', node, ARGV[a + 1])
-  if redis.call('SREM', subs, member) == 1 then
-    local n = redis.call('SCARD', subs)
-    if n == 0 then
-      redis.call('HDEL', chans, channel)
-      table.insert(vacated, channel)
-    else
-      redis.call('HSET', chans, channel, n)
-    end
-  end
+  if leaveCounted(subs, chans, channel, member) == 0 then table.insert(vacated, channel) end
   if ARGV[a + 3] ~= '' then
     local userId, sockets, users, info = ARGV[a + 2], KEYS[k], KEYS[k + 1], KEYS[k + 2]
     k = k + 3
@@ -231,16 +210,10 @@ return 0`,
   // a socket not signed in as the user changes nothing shared.
   rsSignOut: {
     numberOfKeys: 3,
-    lua: `
+    lua: `${leaveCounted}
 redis.call('SREM', KEYS[3], ARGV[3])
-if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return 0 end
-local n = redis.call('SCARD', KEYS[1])
-if n > 0 then
-  redis.call('HSET', KEYS[2], ARGV[2], n)
-  return 0
-end
-redis.call('HDEL', KEYS[2], ARGV[2])
-return 1`,
+if leaveCounted(KEYS[1], KEYS[2], ARGV[2], ARGV[1]) == 0 then return 1 end
+return 0`,
   },
   // Graceful stop, a bounded slice at a time: KEYS: nodes, node. ARGV: nodeId, count.
   // Takes the node out of the heartbeat set, undoes up to `count` of its entries, returns how many are left.
