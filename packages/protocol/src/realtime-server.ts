@@ -343,31 +343,23 @@ export class RealtimeServer {
     }
   }
 
+  /** Runs `then` with the message's app (undefined when unknown): at once when the provider answers at once. */
+  #withApp(message: Extract<ClusterMessage, { appId: string }>, then: (app: App | undefined) => void): void {
+    const found = this.apps.findById(message.appId);
+    if (!(found instanceof Promise)) return then(found);
+    found.then(then).catch((error: unknown) => {
+      this.#failed('cluster_message', error, undefined, { type: message.type });
+    });
+  }
+
   #handleClusterMessage(message: ClusterMessage): void {
     switch (message.type) {
       case 'broadcast':
       case 'member-added':
-      case 'member-removed': {
-        const found = this.apps.findById(message.appId);
-        if (!(found instanceof Promise)) return this.#deliverFromBus(found, message);
-        found.then((app) => this.#deliverFromBus(app, message)).catch((error: unknown) => {
-          this.#failed('cluster_message', error, undefined, { type: message.type });
-        });
-        return;
-      }
-      case 'subscription-count-changed': {
-        const { appId, channel } = message;
-        const counts = this.#node.subscriptionCounts;
-        const found = this.apps.findById(appId);
-        if (!(found instanceof Promise)) {
-          if (found) counts.signalled(found, channel);
-          return;
-        }
-        found.then((app) => app && counts.signalled(app, channel)).catch((error: unknown) => {
-          this.#failed('cluster_message', error, undefined, { type: message.type });
-        });
-        return;
-      }
+      case 'member-removed':
+        return this.#withApp(message, (app) => this.#deliverFromBus(app, message));
+      case 'subscription-count-changed':
+        return this.#withApp(message, (app) => app && this.#node.subscriptionCounts.signalled(app, message.channel));
       case 'terminate-user':
         this.#node.terminateLocalUser(message.appId, message.userId);
         return;

@@ -53,7 +53,8 @@ const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
 
 /**
  * A value as part of a key name: percent-encoded, so no value forges a `:` or a brace. It never throws:
- * a lone surrogate (a signed user id may hold one; JSON's `"\ud800"` is one) becomes `%uD800`, which
+ * a lone surrogate (the engine refuses one in a user id, but this package serves any caller of the Scaler
+ * interface; JSON's `"\ud800"` is one) becomes `%uD800`, which
  * `encodeURIComponent` never writes (`u` is no hex digit), so distinct values keep distinct keys. A
  * throw here would fail the Redis call, and the scaler would take it for an outage and leave the cluster.
  */

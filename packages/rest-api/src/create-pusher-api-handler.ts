@@ -111,9 +111,10 @@ export function createPipeline(config: ResolvedOptions): Pipeline {
       });
       const headers = allowOrigin === '*' ? jsonToAnyOrigin : withCorsHeaders(jsonHeaders, allowOrigin);
       // Claimed only now: the request is signed and valid. Without a store the header is ignored.
-      const key = endpoint.idempotent && idempotency ? idempotencyKey(request.headers) : undefined;
-      if (key === undefined || !idempotency) return { status: 200, headers, body: JSON.stringify(await runPrepared(config, app, prepared)) };
-      const outcome = await answerIdempotently(idempotency, app.id, key, requestDigest(endpoint.path, request.body), async () =>
+      const store = endpoint.idempotent ? idempotency : undefined;
+      const key = store && idempotencyKey(request.headers);
+      if (!store || key === undefined) return { status: 200, headers, body: JSON.stringify(await runPrepared(config, app, prepared)) };
+      const outcome = await answerIdempotently(store, app.id, key, requestDigest(endpoint.path, request.body), async () =>
         JSON.stringify(await runPrepared(config, app, prepared)),
       );
       return { status: outcome.status, headers: outcome.replayed ? { ...headers, [replayHeader]: 'true' } : headers, body: outcome.body };

@@ -72,8 +72,8 @@ export function removeNode(hub: HubCore, node: HubNode, lost: boolean): void {
   if (node.routing === 'all') for (const other of nodes.values()) if (!interest.othersTakeAll(other)) post(other, { k: 'interest', all: false });
   if (!lost) return;
   stats.lost++;
-  const nothing = loss.members.length === 0 && loss.vacatedChannels.length === 0 && !loss.reducedChannels?.length;
-  if (nothing && loss.usersOffline === undefined) return;
+  const { members, vacatedChannels, reducedChannels, usersOffline } = loss;
+  if (!members.length && !vacatedChannels.length && !reducedChannels?.length && !usersOffline) return;
   const survivor = [...nodes.values()].find((candidate) => candidate.routing !== undefined);
   if (survivor) post(survivor, { k: 'lost', loss });
 }

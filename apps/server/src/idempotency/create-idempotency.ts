@@ -21,8 +21,7 @@ export interface ConfiguredIdempotency {
 export function createIdempotency(config: Config, options: { port?: MessagePort | undefined } = {}): ConfiguredIdempotency | undefined {
   const settings = config.idempotency;
   if (!settings.enabled) return undefined;
-  const windowMs = settings.window_seconds * 1000;
-  const inFlightMs = settings.in_flight_seconds * 1000;
+  const { windowMs, inFlightMs } = storeTimes(config);
   const timeoutMs = settings.store_timeout_ms;
   if (config.scaling.enabled) {
     const client = createScalingClient(resolveRedisConnection(config.scaling.server, config.redis));
@@ -48,6 +47,11 @@ export function createIdempotency(config: Config, options: { port?: MessagePort 
 
 /** The memory store of `idempotency`: a lone daemon's, or the one the main thread shares with its workers. */
 export function memoryStore(config: Config): MemoryStore {
-  const settings = config.idempotency;
-  return createMemoryStore({ windowMs: settings.window_seconds * 1000, inFlightMs: settings.in_flight_seconds * 1000, maxKeys: settings.max_entries, maxBytes: settings.max_bytes });
+  const { max_entries: maxKeys, max_bytes: maxBytes } = config.idempotency;
+  return createMemoryStore({ ...storeTimes(config), maxKeys, maxBytes });
+}
+
+/** The config's seconds as the stores' milliseconds. */
+function storeTimes({ idempotency }: Config): { windowMs: number; inFlightMs: number } {
+  return { windowMs: idempotency.window_seconds * 1000, inFlightMs: idempotency.in_flight_seconds * 1000 };
 }
